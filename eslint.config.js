@@ -1,0 +1,61 @@
+// Conventions in tooling, not prose: type-aware rules and the import zones of STYLE.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const features = ['models', 'agent', 'tools', 'bundles', 'workflows', 'evals'];
+const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': ['error', { maxDepth: 8 }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...features.map((f) => zone('platform', f, 'platform imports no feature')),
+            ...['agent', 'tools', 'bundles', 'workflows', 'evals'].map((f) => zone('models', f, 'models imports only platform')),
+            ...['tools', 'bundles', 'workflows', 'evals'].map((f) => zone('agent', f, 'agent receives its tools as an argument')),
+            ...['bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports agent types, models and platform only')),
+            zone('bundles', 'workflows', 'bundles and workflows are siblings'),
+            zone('bundles', 'evals', 'nothing imports evals'),
+            zone('workflows', 'bundles', 'bundles and workflows are siblings'),
+            zone('workflows', 'evals', 'nothing imports evals'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
+    },
+  },
+);

@@ -1,0 +1,51 @@
+// Injected time and ids: nothing that decides an expiry reads the wall clock directly, so tests
+// drive TTLs with a fake clock instead of sleeps.
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = Object.freeze({ now: () => Date.now() });
+
+/** A clock that only moves when told to; for tests and deterministic engines. */
+export class ManualClock implements Clock {
+  #now: number;
+  constructor(start = Date.UTC(2026, 0, 1)) {
+    this.#now = start;
+  }
+  now(): number {
+    return this.#now;
+  }
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+  set(ms: number): void {
+    this.#now = ms;
+  }
+}
+
+export interface IdGenerator {
+  /** An opaque, unguessable, URL-safe id (handles, job ids). */
+  opaque(): string;
+  /** An RFC 4122 v4 UUID (workflow ids). */
+  uuid(): string;
+}
+
+export const randomIds: IdGenerator = Object.freeze({
+  opaque: () => randomBytes(18).toString('base64url'),
+  uuid: () => randomUUID(),
+});
+
+/** Deterministic ids for tests: `${prefix}-1`, `${prefix}-2`, … */
+export function sequentialIds(prefix = 'id'): IdGenerator {
+  let n = 0;
+  return {
+    opaque: () => `${prefix}-${++n}`,
+    uuid: () => {
+      n += 1;
+      return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { systemClock, ManualClock, randomIds, sequentialIds, type Clock, type IdGenerator } from './clock.js';

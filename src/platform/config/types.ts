@@ -1,0 +1,150 @@
+// The typed, frozen configuration every module receives. Produced only by loadConfig (this folder is
+// the only reader of process.env and appsettings files). Durations are milliseconds, sizes bytes.
+import type { AutonomyTier } from '../envelope/autonomy.js';
+
+export interface EnvelopeGrantConfig {
+  readonly allowedTools: readonly string[];
+  readonly allowedMcpServers: readonly string[];
+  readonly autonomyCeiling: AutonomyTier;
+}
+
+export interface EnvelopesConfig {
+  readonly default: EnvelopeGrantConfig;
+  /** Keyed by subject id exactly as written in configuration. */
+  readonly bySubject: Readonly<Record<string, EnvelopeGrantConfig>>;
+  /** Keyed by role name exactly as written in configuration. */
+  readonly byRole: Readonly<Record<string, EnvelopeGrantConfig>>;
+}
+
+export interface AuthConfig {
+  readonly tenantId: string | null;
+  readonly clientId: string | null;
+  readonly instance: string;
+  readonly requireHttpsMetadata: boolean;
+  readonly validIssuers: readonly string[];
+  readonly allowAnonymous: boolean;
+  readonly jwksRefreshCooldownMs: number;
+}
+
+export interface BundleExecutionConfig {
+  readonly enabled: boolean;
+  readonly tempRoot: string;
+  readonly maxArchiveBytes: number;
+  readonly maxEntryCount: number;
+  readonly maxTotalUncompressedBytes: number;
+  readonly maxCompressionRatio: number;
+  readonly handleTtlMs: number;
+  readonly runRecordTtlMs: number;
+  readonly streamReservationTtlMs: number;
+  readonly maxConcurrentStreamsPerCaller: number;
+  readonly maxConcurrentDispatchedBundleRuns: number;
+  readonly maxActiveBundleRunsPerOwner: number;
+  readonly cleanupIntervalMs: number;
+  readonly streamFrameCeilingBytes: number;
+  readonly auth: AuthConfig;
+  readonly envelopes: EnvelopesConfig;
+}
+
+export interface DirectToolInvocationConfig {
+  readonly enabled: boolean;
+  readonly maxRequestBytes: number;
+  readonly defaultTimeoutSeconds: number;
+  readonly maxConcurrentPerCaller: number;
+  readonly maxOutputBytes: number;
+}
+
+export interface ConversationsConfig {
+  readonly maxHistoryMessages: number;
+  readonly maxLifetimeTokens: number;
+  readonly maxModelCallsPerTurn: number;
+  readonly ttlMs: number;
+}
+
+export type ChatModelProvider = 'OpenAI' | 'AzureOpenAI' | 'Anthropic' | 'Scripted';
+
+export interface ChatModelConfig {
+  readonly provider: ChatModelProvider | null;
+  readonly endpoint: string | null;
+  readonly apiKey: string | null;
+  readonly model: string | null;
+  readonly apiVersion: string | null;
+  readonly timeoutSeconds: number;
+  readonly maxOutputTokens: number;
+  readonly temperature: number | null;
+  readonly pricing: { readonly inputPerMillionTokens: number; readonly outputPerMillionTokens: number };
+  readonly scriptPath: string | null;
+}
+
+export type McpServerConfig =
+  | {
+      readonly transport: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+    }
+  | { readonly transport: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+
+export interface ToolsConfig {
+  readonly httpFetch: {
+    readonly allowedHosts: readonly string[];
+    readonly maxResponseBytes: number;
+    readonly timeoutSeconds: number;
+  };
+}
+
+export interface WorkflowsConfig {
+  readonly maxActiveRunsPerOwner: number;
+  readonly maxConcurrentProgressStreams: number;
+  readonly maxProgressStreamsPerOwner: number;
+  readonly maxDefinitionsPerOwner: number;
+  readonly maxSteps: number;
+  readonly watcherBufferFrames: number;
+  readonly runRecordTtlMs: number;
+}
+
+export interface EvaluationConfig {
+  readonly enabled: boolean;
+  readonly datasetRoots: readonly string[];
+  readonly maxDatasetsPerRun: number;
+  readonly maxCaseExecutionsPerRun: number;
+  readonly maxDatasetBytes: number;
+  readonly maxRepeats: number;
+  readonly maxParallelism: number;
+  readonly maxActiveRunsPerOwner: number;
+  readonly reportsRoot: string | null;
+}
+
+export const rateLimitPolicies = [
+  'bundles-register',
+  'bundles-runs',
+  'bundles-poll',
+  'bundles-delete',
+  'tools-read',
+  'tools-invoke',
+  'workflows-write',
+  'workflows-read',
+  'evals-write',
+  'evals-read',
+] as const;
+export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
+
+export interface AppConfig {
+  readonly environment: string;
+  readonly bundleExecution: BundleExecutionConfig;
+  readonly directToolInvocation: DirectToolInvocationConfig;
+  readonly conversations: ConversationsConfig;
+  readonly chatModel: ChatModelConfig;
+  readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
+  readonly tools: ToolsConfig;
+  readonly retrieval: { readonly indexes: Readonly<Record<string, { readonly root: string }>> };
+  readonly agents: { readonly discoveryPaths: readonly string[] };
+  readonly skills: { readonly discoveryPaths: readonly string[] };
+  readonly workflows: WorkflowsConfig;
+  readonly evaluation: EvaluationConfig;
+  /** Permits per minute, per caller, for each policy. */
+  readonly rateLimits: Readonly<Record<RateLimitPolicy, number>>;
+  readonly http: {
+    /** Whole-request receive timeout (uploads included; streams exempt). */
+    readonly requestTimeoutMs: number;
+  };
+}

@@ -1,0 +1,44 @@
+// Turns a ProblemError (or anything unknown) into an RFC 7807 document. Unknown errors become the
+// generic 500 with a fixed detail: exception text never reaches a response.
+import { problemCatalog, problemType, type ProblemCode } from './catalog.js';
+import { isProblemError } from './problem-error.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export const GENERIC_INTERNAL_DETAIL = 'An unexpected error occurred. The host log has the details.';
+
+export interface ProblemDocument {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly instance: string;
+  readonly [extension: string]: unknown;
+}
+
+export interface RenderedProblem {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ProblemDocument;
+}
+
+export function problemDocument(
+  code: ProblemCode,
+  detail: string,
+  instance: string,
+  extensions: Readonly<Record<string, unknown>> = {},
+): ProblemDocument {
+  const entry = problemCatalog[code];
+  // Extensions first so they can never overwrite the standard members.
+  return { ...extensions, type: problemType(code), title: entry.title, status: entry.status, detail, instance };
+}
+
+export function toProblem(error: unknown, instance: string): RenderedProblem {
+  if (isProblemError(error)) {
+    return {
+      status: problemCatalog[error.code].status,
+      headers: error.headers,
+      body: problemDocument(error.code, error.detail, instance, error.extensions),
+    };
+  }
+  return { status: 500, headers: {}, body: problemDocument('internal', GENERIC_INTERNAL_DETAIL, instance) };
+}
