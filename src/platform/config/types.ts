@@ -128,6 +128,9 @@ export const rateLimitPolicies = [
 ] as const;
 export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
 
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
 export interface AppConfig {
   readonly environment: string;
   readonly bundleExecution: BundleExecutionConfig;
@@ -146,5 +149,9 @@ export interface AppConfig {
   readonly http: {
     /** Whole-request receive timeout (uploads included; streams exempt). */
     readonly requestTimeoutMs: number;
+  };
+  readonly logging: {
+    /** Minimum level written to the log (AppConfig:Logging:Level). */
+    readonly level: LogLevel;
   };
 }

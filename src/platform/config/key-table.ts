@@ -1,0 +1,32 @@
+// Every configuration key under AppConfig, in reference order. The per-section tables in keys/
+// are the only place a key is declared.
+import type { KeyEntry } from './key-entry.js';
+import { authKeys } from './keys/auth-keys.js';
+import { bundleExecutionKeys } from './keys/bundle-execution-keys.js';
+import { chatModelKeys } from './keys/chat-model-keys.js';
+import { conversationKeys } from './keys/conversation-keys.js';
+import { discoveryKeys } from './keys/discovery-keys.js';
+import { envelopeKeys } from './keys/envelope-keys.js';
+import { evaluationKeys } from './keys/evaluation-keys.js';
+import { httpKeys } from './keys/http-keys.js';
+import { loggingKeys } from './keys/logging-keys.js';
+import { mcpServerKeys } from './keys/mcp-server-keys.js';
+import { rateLimitKeys } from './keys/rate-limit-keys.js';
+import { toolKeys } from './keys/tool-keys.js';
+import { workflowKeys } from './keys/workflow-keys.js';
+
+export const keyTable: readonly KeyEntry[] = [
+  ...bundleExecutionKeys,
+  ...authKeys,
+  ...envelopeKeys,
+  ...toolKeys,
+  ...mcpServerKeys,
+  ...conversationKeys,
+  ...chatModelKeys,
+  ...discoveryKeys,
+  ...workflowKeys,
+  ...evaluationKeys,
+  ...rateLimitKeys,
+  ...httpKeys,
+  ...loggingKeys,
+];

@@ -1,0 +1,38 @@
+// Keys of AppConfig:AI:BundleExecution:Envelopes: the shipped Default (no tools, no servers,
+// Restricted) and the BySubject / ByRole maps, whose keys keep their spelling. An envelope that
+// omits AutonomyCeiling is Restricted.
+import { autonomyCeilingCodec } from '../codecs/autonomy-ceiling-codec.js';
+import { listCodec } from '../codecs/list-codec.js';
+import { nameCodec } from '../codecs/text-codecs.js';
+import type { KeyEntry } from '../key-entry.js';
+
+function grantKeys(prefix: string, whose: string): KeyEntry[] {
+  return [
+    {
+      key: `${prefix}:AllowedTools`,
+      codec: listCodec(nameCodec),
+      default: [],
+      meaning: `Tools ${whose} may invoke (mcp__S and mcp__S__* mean every tool of server S).`,
+    },
+    {
+      key: `${prefix}:AllowedMcpServers`,
+      codec: listCodec(nameCodec),
+      default: [],
+      meaning: `MCP servers ${whose} may contact.`,
+    },
+    {
+      key: `${prefix}:AutonomyCeiling`,
+      codec: autonomyCeilingCodec,
+      default: 'Restricted',
+      meaning: `Highest autonomy tier for ${whose}; an unknown name degrades to Restricted, numbers and comma lists are refused.`,
+    },
+  ];
+}
+
+const envelopes = 'AppConfig:AI:BundleExecution:Envelopes';
+
+export const envelopeKeys: readonly KeyEntry[] = [
+  ...grantKeys(`${envelopes}:Default`, 'callers matching no subject or role'),
+  ...grantKeys(`${envelopes}:BySubject:{subject}`, 'the subject (nameidentifier or sub claim)'),
+  ...grantKeys(`${envelopes}:ByRole:{role}`, 'holders of the role (roles combine to the least privilege)'),
+];

@@ -1,0 +1,26 @@
+// Keys for tools: direct invocation (AppConfig:AI:DirectToolInvocation) and the built-in
+// http_fetch tool (AppConfig:AI:Tools:HttpFetch). MCP servers have their own table.
+import { booleanCodec } from '../codecs/boolean-codec.js';
+import { listCodec } from '../codecs/list-codec.js';
+import { concurrencyCapCodec, countCodec, secondsCodec } from '../codecs/range-codecs.js';
+import { nameCodec } from '../codecs/text-codecs.js';
+import type { KeyEntry } from '../key-entry.js';
+
+const direct = (name: string): string => `AppConfig:AI:DirectToolInvocation:${name}`;
+const httpFetch = (name: string): string => `AppConfig:AI:Tools:HttpFetch:${name}`;
+
+export const toolKeys: readonly KeyEntry[] = [
+  { key: direct('Enabled'), codec: booleanCodec, default: false, meaning: 'Turns on POST /api/tools/{name}/invoke (403 while off).' },
+  { key: direct('MaxRequestBytes'), codec: countCodec, default: 65_536, meaning: 'Invoke body cap; larger bodies get 413 before being read.' },
+  { key: direct('DefaultTimeoutSeconds'), codec: secondsCodec, default: 30, meaning: 'Deadline of one invocation when the request names none (504 beyond).' },
+  { key: direct('MaxConcurrentPerCaller'), codec: concurrencyCapCodec, default: 4, meaning: 'Invocations executing at once per caller (429 beyond).' },
+  { key: direct('MaxOutputBytes'), codec: countCodec, default: 65_536, meaning: 'Output is cut to this size and flagged outputTruncated (never disclosed).' },
+  {
+    key: httpFetch('AllowedHosts'),
+    codec: listCodec(nameCodec),
+    default: [],
+    meaning: 'Host names http_fetch may reach; empty means none. Private, loopback and link-local addresses only when listed by IP.',
+  },
+  { key: httpFetch('MaxResponseBytes'), codec: countCodec, default: 1_048_576, meaning: 'Largest response body http_fetch reads.' },
+  { key: httpFetch('TimeoutSeconds'), codec: secondsCodec, default: 10, meaning: 'Deadline of one http_fetch request.' },
+];

@@ -1,0 +1,53 @@
+// Loads, validates and freezes the configuration: defaults → appsettings.json →
+// appsettings.{Environment}.json → each --config file → AppConfig__ environment variables, later
+// wins. It reports every problem at once and never exits or logs; the caller decides what to do.
+import { buildConfig } from './build-config.js';
+import { canonicalizeLayer } from './canonicalize-layer.js';
+import { mergeTrees, type ConfigTree } from './config-tree.js';
+import { deepFreeze } from './deep-freeze.js';
+import { readEnvLayer } from './env-layer.js';
+import { readFileLayers } from './file-layers.js';
+import { readHostSettings } from './host-settings.js';
+import { keyTable } from './key-table.js';
+import { applyRules } from './rules/config-rules.js';
+import type { DraftConfig } from './rules/config-rule.js';
+import { buildSchemaTree } from './schema-tree.js';
+import { shapeMcpServers } from './shape-mcp-servers.js';
+import type { AppConfig } from './types.js';
+
+export interface LoadConfigOptions {
+  /** Where appsettings*.json are looked up and relative paths resolve. */
+  readonly cwd: string;
+  /** The process environment, passed in by the caller. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Each --config FILE in order (relative to cwd). */
+  readonly configFiles: readonly string[];
+}
+
+export type LoadConfigResult =
+  | { readonly ok: true; readonly config: AppConfig; readonly warnings: string[] }
+  | { readonly ok: false; readonly problems: string[] };
+
+const schema = buildSchemaTree(keyTable);
+
+export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadConfigResult {
+  const { environment, development } = readHostSettings(env);
+  const files = readFileLayers(cwd, environment, configFiles);
+  const problems = [...files.problems];
+
+  let merged: ConfigTree | undefined;
+  for (const raw of [...files.layers, readEnvLayer(env)]) {
+    const layer = canonicalizeLayer(raw, schema);
+    problems.push(...layer.problems);
+    if (layer.tree !== undefined) merged = mergeTrees(merged, layer.tree);
+  }
+
+  const built = buildConfig(merged, schema, { cwd, development });
+  const draft = { environment, ...built.value } as unknown as DraftConfig;
+  const ruled = applyRules(draft, built.failedKeys, { development });
+  problems.push(...built.problems, ...ruled.problems);
+  if (problems.length > 0) return { ok: false, problems };
+
+  const config: AppConfig = { ...draft, mcpServers: shapeMcpServers(draft.mcpServers) };
+  return { ok: true, config: deepFreeze(config), warnings: [...built.warnings, ...ruled.warnings] };
+}

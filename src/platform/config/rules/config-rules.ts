@@ -1,0 +1,26 @@
+// The start-up rules that relate several keys, and running them all: every rule runs (so every
+// problem is reported at once) unless a key it reads was already refused.
+import { authInstanceRule } from './auth-instance-rule.js';
+import { authSchemeRule } from './auth-scheme-rule.js';
+import type { ConfigRule, DraftConfig, RuleContext } from './config-rule.js';
+import { envelopeRule } from './envelope-rule.js';
+import { evaluationRootsRule } from './evaluation-roots-rule.js';
+import { mcpServerRule } from './mcp-server-rule.js';
+
+export const configRules: readonly ConfigRule[] = [authSchemeRule, authInstanceRule, evaluationRootsRule, mcpServerRule, envelopeRule];
+
+export function applyRules(
+  config: DraftConfig,
+  failedKeys: ReadonlySet<string>,
+  { development }: Pick<RuleContext, 'development'>,
+): { readonly problems: string[]; readonly warnings: string[] } {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const report = { problem: (message: string) => void problems.push(message), warning: (message: string) => void warnings.push(message) };
+  const context: RuleContext = { development, refused: (key) => failedKeys.has(key) };
+  for (const rule of configRules) {
+    if (rule.reads.some((key) => failedKeys.has(key))) continue;
+    rule.check(config, report, context);
+  }
+  return { problems, warnings };
+}
