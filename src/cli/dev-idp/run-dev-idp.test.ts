@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDevIdp, runToken, type CliIo } from './index.js';
+
+let cwd: string;
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'portcullis-dev-idp-cli-'));
+});
+
+afterAll(() => rm(cwd, { recursive: true, force: true }));
+
+interface Running {
+  readonly config: Record<string, string>;
+  readonly err: string[];
+  stop(): Promise<number>;
+}
+
+/** Starts `portcullis dev-idp` and resolves once it has printed its configuration lines. */
+async function start(args: string[]): Promise<Running> {
+  const controller = new AbortController();
+  const config: Record<string, string> = {};
+  const err: string[] = [];
+  let printed!: () => void;
+  const ready = new Promise<void>((resolve) => (printed = resolve));
+  const io: CliIo = {
+    cwd,
+    signal: controller.signal,
+    stdout: (line) => {
+      const [key, ...value] = line.split('=');
+      config[key!] = value.join('=');
+      if (Object.keys(config).length === 5) printed();
+    },
+    stderr: (line) => err.push(line),
+  };
+  const exit = runDevIdp(args, io);
+  await Promise.race([ready, exit]);
+  return {
+    config,
+    err,
+    stop: async () => {
+      controller.abort();
+      return exit;
+    },
+  };
+}
+
+const PREFIX = 'AppConfig__AI__BundleExecution__Auth__';
+
+describe('portcullis dev-idp', () => {
+  it('prints the service configuration as environment lines, serves discovery and exits 0 when stopped', async () => {
+    const running = await start(['--port', '0', '--state', 'state']);
+    const instance = running.config[`${PREFIX}Instance`]!;
+    expect(instance).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(running.config).toMatchObject({
+      [`${PREFIX}TenantId`]: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      [`${PREFIX}ClientId`]: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      [`${PREFIX}RequireHttpsMetadata`]: 'false',
+      [`${PREFIX}AllowAnonymous`]: 'false',
+    });
+    const discovery = await fetch(`${instance}${running.config[`${PREFIX}TenantId`]}/v2.0/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    expect(running.err.join('\n')).toContain('listening on');
+    expect(await running.stop()).toBe(0);
+  });
+
+  it('comes back on the remembered port with the same ids, and token reads the same state', async () => {
+    const first = await start(['--port', '0', '--state', 'again']);
+    expect(await first.stop()).toBe(0);
+    const second = await start(['--state', 'again']);
+    expect(second.config).toEqual(first.config);
+    const io = { cwd, out: [] as string[], stdout(line: string) { this.out.push(line); }, stderr: () => undefined };
+    expect(await runToken(['--sub', 'a', '--state', 'again'], io)).toBe(0);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it.each([
+    ['a non-numeric port', ['--port', 'http']],
+    ['an out-of-range port', ['--port', '70000']],
+    ['an unknown flag', ['--tenant', 'x']],
+    ['a positional argument', ['serve']],
+  ])('exits 2 with a usage line for %s', async (_title, args) => {
+    const err: string[] = [];
+    const code = await runDevIdp(args, { cwd, stdout: () => undefined, stderr: (line) => err.push(line) });
+    expect(code).toBe(2);
+    expect(err.join('\n')).toContain('usage: portcullis dev-idp');
+  });
+});

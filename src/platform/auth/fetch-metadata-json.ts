@@ -1,0 +1,50 @@
+// Fetches one identity-metadata document (discovery or JWKS) as JSON: no redirects, a timeout,
+// 200 only, and the https rule. Every failure is an AuthFailure naming what went wrong.
+import { AuthFailure } from './auth-failure.js';
+
+export const METADATA_FETCH_TIMEOUT_MS = 5_000;
+
+export interface MetadataFetchOptions {
+  readonly fetch: typeof fetch;
+  readonly requireHttps: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** Refuses any scheme but https (or http too when https is not required). */
+export function assertMetadataUrl(url: URL, what: string, requireHttps: boolean): void {
+  const allowed = requireHttps ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol)) {
+    throw new AuthFailure(`${what} URL ${url.origin} is not ${requireHttps ? 'https (RequireHttpsMetadata is true)' : 'http(s)'}`);
+  }
+}
+
+export async function fetchMetadataJson(url: URL, what: string, options: MetadataFetchOptions): Promise<unknown> {
+  assertMetadataUrl(url, what, options.requireHttps);
+  let response: Response;
+  try {
+    response = await options.fetch(url, {
+      method: 'GET',
+      // A redirect could downgrade to http or leave the configured authority: not followed.
+      redirect: 'manual',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.any([options.signal, AbortSignal.timeout(METADATA_FETCH_TIMEOUT_MS)]),
+    });
+  } catch (error) {
+    throw new AuthFailure(`${what} unreachable at ${url.href}: ${describe(error)}`);
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AuthFailure(`${what} at ${url.href} answered HTTP ${response.status}`);
+  }
+  try {
+    return (await response.json());
+  } catch {
+    throw new AuthFailure(`${what} at ${url.href} is not JSON`);
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

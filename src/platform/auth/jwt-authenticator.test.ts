@@ -1,0 +1,242 @@
+import { jwtVerify } from 'jose';
+import type * as jose from 'jose';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { startDevIdp, type DevIdp } from '../../cli/dev-idp/index.js';
+import { ManualClock } from '../clock/index.js';
+import type { AuthConfig } from '../config/types.js';
+import { isProblemError } from '../problems/index.js';
+import { createAuthenticator, UNAUTHORIZED_DETAIL, type Authenticator } from './index.js';
+
+// Observe signature verifications without changing them: the cache must skip this call.
+vi.mock('jose', async (importOriginal) => {
+  const actual = await importOriginal<typeof jose>();
+  return { ...actual, jwtVerify: vi.fn(actual.jwtVerify) };
+});
+
+const COOLDOWN_MS = 30_000;
+
+function authConfig(idp: DevIdp, overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return {
+    tenantId: idp.tenantId,
+    clientId: idp.clientId,
+    instance: idp.instance,
+    requireHttpsMetadata: false,
+    validIssuers: [],
+    allowAnonymous: false,
+    jwksRefreshCooldownMs: COOLDOWN_MS,
+    ...overrides,
+  };
+}
+
+interface Fixture {
+  readonly idp: DevIdp;
+  readonly clock: ManualClock;
+  readonly auth: Authenticator;
+  readonly paths: string[];
+  readonly jwksHits: () => number;
+}
+
+// One provider per file (RSA key generation is slow); each test gets a fresh authenticator.
+const clock = new ManualClock();
+const paths: string[] = [];
+let shared: DevIdp;
+beforeAll(async () => {
+  shared = await startDevIdp({ port: 0, persist: false, clock, onRequest: ({ path }) => paths.push(path) });
+});
+afterAll(() => shared.close());
+
+function setup(overrides: Partial<AuthConfig> = {}, idp: DevIdp = shared): Fixture {
+  paths.length = 0;
+  const auth = createAuthenticator(authConfig(idp, overrides), { clock, log: { warn: () => undefined } });
+  onTestFinished(() => auth.close());
+  const jwksPath = new URL(idp.jwksUri).pathname;
+  return { idp, clock, auth, paths, jwksHits: () => paths.filter((path) => path === jwksPath).length };
+}
+
+async function expectUnauthorized(promise: Promise<unknown>): Promise<void> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(isProblemError(error)).toBe(true);
+  expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer' } });
+}
+
+describe('JWT authenticator with a valid token', () => {
+  it('returns the principal the token’s claims describe', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ oid: 'o-1', sub: 's-1', name: 'Alice', roles: ['Harness.Tools.Invoke'], role: 'Reader' });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toEqual({
+      ownerId: 'oid:o-1',
+      ownerClaimValue: 'o-1',
+      subjectId: 's-1',
+      roles: ['Harness.Tools.Invoke', 'Reader'],
+      anonymous: false,
+    });
+  });
+
+  it('accepts the audience written as api://{clientId} or as the bare client id', async () => {
+    const { idp, auth } = setup();
+    await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' })}`)).resolves.toMatchObject({ ownerId: 'sub:a' });
+    await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b', aud: idp.clientId })}`)).resolves.toMatchObject({ ownerId: 'sub:b' });
+  });
+
+  it('accepts an aud array that contains one of the accepted audiences', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ sub: 'a', aud: ['api://someone-else', idp.clientId] });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toMatchObject({ ownerId: 'sub:a' });
+  });
+
+  it('refuses an aud array that contains none of the accepted audiences', async () => {
+    const { idp, auth } = setup();
+    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', aud: ['api://x', 'y'] })}`));
+  });
+
+  it('accepts an issuer listed in ValidIssuers beside the discovered one', async () => {
+    const { idp, auth } = setup({ validIssuers: ['https://sts.example.test/tenant/'] });
+    const token = await idp.mintToken({ sub: 'a', iss: 'https://sts.example.test/tenant/' });
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toMatchObject({ ownerId: 'sub:a' });
+    await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b' })}`)).resolves.toMatchObject({ ownerId: 'sub:b' });
+  });
+
+  it('accepts a token whose nbf is exactly now and refuses it once now reaches exp', async () => {
+    const { idp, auth, clock } = setup();
+    const now = Math.floor(clock.now() / 1000);
+    await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', nbf: now })}`)).resolves.toBeDefined();
+    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b', exp: now })}`));
+  });
+});
+
+describe('JWT authenticator token cache', () => {
+  it('answers a repeated token without verifying its signature again', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ sub: 'a' });
+    const verify = vi.mocked(jwtVerify);
+    verify.mockClear();
+    const first = await auth.authenticate(`Bearer ${token}`);
+    const second = await auth.authenticate(`bearer ${token}`);
+    expect(second).toBe(first);
+    expect(verify).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops answering from the cache once the injected clock reaches the token’s exp', async () => {
+    const { idp, auth, clock } = setup();
+    const token = await idp.mintToken({ sub: 'a' }, { ttlSeconds: 60 });
+    const verify = vi.mocked(jwtVerify);
+    verify.mockClear();
+    await auth.authenticate(`Bearer ${token}`);
+    clock.advance(59_999);
+    await auth.authenticate(`Bearer ${token}`);
+    expect(verify).toHaveBeenCalledTimes(1);
+    clock.advance(1);
+    await expectUnauthorized(auth.authenticate(`Bearer ${token}`));
+    expect(verify).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps no more tokens than its bound', async () => {
+    const idp = shared;
+    const auth = createAuthenticator(authConfig(idp), { clock, log: { warn: () => undefined }, tokenCacheSize: 1 });
+    onTestFinished(() => auth.close());
+    const [a, b] = [await idp.mintToken({ sub: 'a' }), await idp.mintToken({ sub: 'b' })];
+    const verify = vi.mocked(jwtVerify);
+    verify.mockClear();
+    for (const token of [a, b, a, b]) await auth.authenticate(`Bearer ${token}`);
+    expect(verify).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('JWT authenticator key refresh', () => {
+  it('validates a token signed with a rotated key once the cooldown allows a JWKS refetch', async () => {
+    const own = await startDevIdp({ port: 0, persist: false, clock, onRequest: ({ path }) => paths.push(path) });
+    onTestFinished(() => own.close());
+    const { idp, auth, jwksHits } = setup({}, own);
+    await auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'before' })}`);
+    expect(jwksHits()).toBe(1);
+    await idp.rotateKey();
+    const rotated = await idp.mintToken({ sub: 'after' });
+    await expectUnauthorized(auth.authenticate(`Bearer ${rotated}`));
+    expect(jwksHits()).toBe(1);
+    clock.advance(COOLDOWN_MS);
+    await expect(auth.authenticate(`Bearer ${rotated}`)).resolves.toMatchObject({ ownerId: 'sub:after' });
+    expect(jwksHits()).toBe(2);
+  });
+
+  it('refetches the JWKS at most once per cooldown however many unknown kids arrive', async () => {
+    const { idp, auth, clock, jwksHits } = setup();
+    await auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' })}`);
+    const unknown = (n: number) => idp.mintToken({ sub: 'a' }, { kid: `unknown-${n}` });
+    const burst = async () => {
+      const tokens = await Promise.all([1, 2, 3, 4, 5].map(unknown));
+      await Promise.all(tokens.map((token) => expectUnauthorized(auth.authenticate(`Bearer ${token}`))));
+    };
+    await burst();
+    expect(jwksHits()).toBe(1);
+    clock.advance(COOLDOWN_MS);
+    await burst();
+    expect(jwksHits()).toBe(2);
+    clock.advance(COOLDOWN_MS - 1);
+    await burst();
+    expect(jwksHits()).toBe(2);
+  });
+
+  it('refetches stale keys after ten minutes without waiting for an unknown kid', async () => {
+    const { idp, auth, clock, jwksHits } = setup();
+    await auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' })}`);
+    clock.advance(10 * 60_000);
+    await auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b' })}`);
+    expect(jwksHits()).toBe(2);
+  });
+
+  it('loads discovery once and reuses it', async () => {
+    const { idp, auth, paths } = setup();
+    for (const sub of ['a', 'b', 'c']) await auth.authenticate(`Bearer ${await idp.mintToken({ sub })}`);
+    expect(paths.filter((path) => path.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
+  });
+});
+
+describe('JWT authenticator readiness', () => {
+  it('is ready once discovery and the JWKS load', async () => {
+    const { auth, paths } = setup();
+    await expect(auth.ready()).resolves.toBe(true);
+    expect(paths).toHaveLength(2);
+  });
+
+  it('answers 401, never a 500, and is not ready while discovery is unreachable', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'portcullis-auth-'));
+    onTestFinished(() => rm(stateDir, { recursive: true, force: true }));
+    const first = await startDevIdp({ port: 0, stateDir, clock });
+    const token = await first.mintToken({ sub: 'a' });
+    await first.close();
+    const warnings: object[] = [];
+    const auth = createAuthenticator(authConfig(first), { clock, log: { warn: (obj) => warnings.push(obj) } });
+    onTestFinished(() => auth.close());
+
+    await expectUnauthorized(auth.authenticate(`Bearer ${token}`));
+    await expect(auth.ready()).resolves.toBe(false);
+    expect(JSON.stringify(warnings)).toContain('unreachable');
+
+    // Same state directory: same tenant, port and key. Readiness returns after the retry backoff.
+    const again = await startDevIdp({ stateDir, clock });
+    onTestFinished(() => again.close());
+    clock.advance(5_000);
+    await expect(auth.ready()).resolves.toBe(true);
+    await expect(auth.authenticate(`Bearer ${token}`)).resolves.toMatchObject({ ownerId: 'sub:a' });
+  });
+
+  it('refuses http metadata when RequireHttpsMetadata is true, without contacting the provider', async () => {
+    const { idp, auth, paths } = setup({ requireHttpsMetadata: true });
+    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' })}`));
+    await expect(auth.ready()).resolves.toBe(false);
+    expect(paths).toHaveLength(0);
+  });
+
+  it('answers 401 after close', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ sub: 'a' });
+    auth.close();
+    await expectUnauthorized(auth.authenticate(`Bearer ${token}`));
+  });
+});

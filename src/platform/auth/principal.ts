@@ -1,0 +1,23 @@
+// The authenticated caller as the rest of the service sees it, plus the one synthetic principal of
+// anonymous mode. Carries identity only; envelopes and ownership checks live elsewhere.
+
+export interface Principal {
+  /** Owner key, prefixed with the claim family it came from: `oid:…`, `sub:…`, `name:…`, or `anonymous:dev`. */
+  readonly ownerId: string;
+  /** The raw claim value the owner id was taken from. */
+  readonly ownerClaimValue: string;
+  /** `nameidentifier` claim, else `sub`, else null: the envelope `BySubject` key. */
+  readonly subjectId: string | null;
+  /** Union of the role claims, exact and deduplicated. */
+  readonly roles: readonly string[];
+  readonly anonymous: boolean;
+}
+
+/** Every request in anonymous mode authenticates as this one principal (all callers share one owner). */
+export const ANONYMOUS_PRINCIPAL: Principal = Object.freeze({
+  ownerId: 'anonymous:dev',
+  ownerClaimValue: 'anonymous',
+  subjectId: null,
+  roles: Object.freeze([]),
+  anonymous: true,
+});
