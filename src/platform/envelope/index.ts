@@ -1,0 +1,10 @@
+export { autonomyTiers, parseAutonomyCeiling, minAutonomy, type AutonomyTier, type AutonomyParse } from './autonomy.js';
+export type { EnvelopeSubject, EnvelopeSource, ResolvedEnvelope } from './resolved-envelope.js';
+export { resolveEnvelope } from './resolve-envelope.js';
+export { narrowEnvelope, type EffectiveEnvelope } from './narrow-envelope.js';
+export type { ToolDecision, ToolDenialReason } from './tool-decision.js';
+export { decideTool } from './decide-tool.js';
+export { decideExecution } from './decide-execution.js';
+export { explainTools, type ToolExplanation } from './explain-tools.js';
+export { parseMcpToolName, type McpToolName } from './mcp-tool-name.js';
+export { parseToolPattern, type ToolPattern } from './tool-pattern.js';

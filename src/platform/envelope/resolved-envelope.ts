@@ -1,0 +1,23 @@
+// The shape of a resolved capability envelope and of the caller it is resolved for. Types only; the
+// resolution rules live in resolve-envelope.ts.
+import type { AutonomyTier } from './autonomy.js';
+
+/** A Principal is structurally compatible. */
+export interface EnvelopeSubject {
+  readonly subjectId: string | null;
+  readonly roles: readonly string[];
+  readonly anonymous: boolean;
+}
+
+export type EnvelopeSource = 'subject' | 'roles' | 'default' | 'anonymous';
+
+export interface ResolvedEnvelope {
+  readonly source: EnvelopeSource;
+  /** Roles that contributed (source 'roles'), sorted; empty otherwise. */
+  readonly matchedRoles: readonly string[];
+  /** Lower-cased canonical patterns (`mcp__S` spelled `mcp__S__*`), deduplicated, sorted. */
+  readonly allowedTools: readonly string[];
+  /** Lower-cased, deduplicated, sorted. */
+  readonly allowedMcpServers: readonly string[];
+  readonly autonomyCeiling: AutonomyTier;
+}
