@@ -1,0 +1,29 @@
+// Builds the SDK client transport for one configured MCP server: a spawned child over stdio, or
+// Streamable HTTP. It does not connect; the connection owns start, close and reconnects.
+//
+// Environment of a stdio child: only the configured `Env` over the SDK's minimal inherited set
+// (`getDefaultEnvironment()`: HOME, LOGNAME, PATH, SHELL, TERM, USER on POSIX). The host's own
+// environment, secrets included, is never passed on; a server that needs a key gets it from `Env`.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Readable } from 'node:stream';
+import type { McpServerConfig } from '../../platform/config/types.js';
+import type { McpLog } from './mcp-log.js';
+import { pipeStderrToLog } from './pipe-stderr-to-log.js';
+
+export function createMcpTransport(server: string, config: McpServerConfig, log: McpLog): Transport {
+  if (config.transport === 'http') {
+    // Redirects stay same-origin (the SDK default), so configured headers never follow one elsewhere.
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: [...config.args],
+    env: { ...config.env },
+    stderr: 'pipe',
+  });
+  const stderr = transport.stderr as Readable | null;
+  if (stderr !== null) pipeStderrToLog(stderr, server, log);
+  return transport;
+}
