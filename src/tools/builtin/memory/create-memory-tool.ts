@@ -1,0 +1,72 @@
+// The `memory` built-in tool: a small per-owner key-value scratchpad keyed by the caller's owner id.
+// One owner never reads, lists or deletes another's keys; nothing survives a restart.
+import type { Clock } from '../../../platform/clock/index.js';
+import { toolFailure, toolSuccess, type Tool, type ToolDescriptor, type ToolResult } from '../../tool.js';
+import { memoryLimits } from './memory-limits.js';
+import { memoryOperations } from './memory-operations.js';
+import { isValidMemoryKey, MemoryStore } from './memory-store.js';
+
+export interface MemoryToolOptions {
+  readonly clock: Clock;
+}
+
+const descriptor: ToolDescriptor = {
+  name: 'memory',
+  description: 'Remember small JSON values between calls, private to you, optionally expiring.',
+  operations: memoryOperations,
+  riskTier: 'Low',
+  isReadOnly: false,
+  isConcurrencySafe: false,
+  isDirectlyInvocable: true,
+  reachesNetwork: false,
+};
+
+const badKey = `The key must be 1 to ${memoryLimits.maxKeyLength} characters from A-Z a-z 0-9 . _ : / -.`;
+
+function isTtl(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= memoryLimits.maxTtlSeconds;
+}
+
+export function createMemoryTool(options: MemoryToolOptions): Tool {
+  const store = new MemoryStore(options.clock);
+  const iso = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());
+
+  function invoke(operation: string, parameters: Readonly<Record<string, unknown>>, ownerId: string): ToolResult {
+    if (operation === 'list') {
+      const prefix = parameters['prefix'] ?? '';
+      if (typeof prefix !== 'string') return toolFailure('The prefix must be a string.');
+      return toolSuccess({ keys: store.list(ownerId, prefix) });
+    }
+    const key = parameters['key'];
+    if (typeof key !== 'string' || !isValidMemoryKey(key)) return toolFailure(badKey);
+    switch (operation) {
+      case 'get': {
+        const found = store.get(ownerId, key);
+        if (found === undefined) return toolSuccess({ key, found: false, value: null, expiresAt: null });
+        return toolSuccess({ key, found: true, value: found.value, expiresAt: iso(found.expiresAt) });
+      }
+      case 'set': {
+        const ttl = parameters['ttlSeconds'];
+        if (ttl !== undefined && !isTtl(ttl)) {
+          return toolFailure(`ttlSeconds must be a whole number from 1 to ${memoryLimits.maxTtlSeconds}.`);
+        }
+        if (!('value' in parameters)) return toolFailure('A value is required.');
+        const stored = store.set(ownerId, key, parameters['value'], ttl);
+        return stored.ok ? toolSuccess({ key, stored: true, expiresAt: iso(stored.expiresAt) }) : toolFailure(stored.error);
+      }
+      case 'delete':
+        return toolSuccess({ key, deleted: store.delete(ownerId, key) });
+      default:
+        return toolFailure(`Unknown operation "${operation}"; memory accepts get, set, list, delete.`);
+    }
+  }
+
+  return {
+    descriptor,
+    invoke: (operation, parameters, context) => Promise.resolve(invoke(operation, parameters, context.ownerId)),
+    close: () => {
+      store.clear();
+      return Promise.resolve();
+    },
+  };
+}
