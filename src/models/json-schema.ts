@@ -1,0 +1,2 @@
+/** A JSON Schema object. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
