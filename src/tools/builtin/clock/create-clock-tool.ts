@@ -1,0 +1,31 @@
+// The built-in `clock` tool: `now` from an injected Clock and `convert` between IANA zones via Intl. It
+// keeps no state and needs no close().
+import { systemClock, type Clock } from '../../../platform/clock/index.js';
+import { toolFailure, type Tool, type ToolResult } from '../../tool.js';
+import { clockConvert } from './clock-convert.js';
+import { clockDescriptor } from './clock-descriptor.js';
+import { clockNow } from './clock-now.js';
+
+export interface ClockToolOptions {
+  /** Source of "now"; the system clock unless a test or engine injects its own. */
+  readonly clock?: Clock;
+}
+
+export function createClockTool(options: ClockToolOptions = {}): Tool {
+  const clock = options.clock ?? systemClock;
+  const run = (operation: string, parameters: Readonly<Record<string, unknown>>): ToolResult => {
+    switch (operation) {
+      case 'now':
+        return clockNow(clock, parameters);
+      case 'convert':
+        return clockConvert(parameters);
+      default:
+        return toolFailure(`unknown operation ${JSON.stringify(operation)}; clock accepts now, convert`);
+    }
+  };
+  return {
+    descriptor: clockDescriptor,
+    invoke: (operation, parameters, context) =>
+      Promise.resolve().then(() => (context.signal.aborted ? toolFailure('aborted') : run(operation, parameters))),
+  };
+}

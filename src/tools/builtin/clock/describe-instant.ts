@@ -1,0 +1,18 @@
+// Describes one instant as seen in one zone: the UTC ISO string, the local ISO string with the zone's
+// offset, and that offset. It does not validate the zone (resolveTimeZone does).
+import { formatOffset, zoneOffsetReader } from './zone-offset.js';
+
+export interface InstantDescription {
+  /** UTC, `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+  readonly iso: string;
+  /** Wall time in the zone with its offset, `YYYY-MM-DDTHH:mm:ss.sss±HH:MM`. */
+  readonly local: string;
+  readonly offset: string;
+}
+
+export function describeInstant(epochMs: number, timeZone: string): InstantDescription {
+  const offsetMs = zoneOffsetReader(timeZone)(epochMs);
+  const offset = formatOffset(offsetMs);
+  const local = `${new Date(epochMs + offsetMs).toISOString().slice(0, -1)}${offset}`;
+  return { iso: new Date(epochMs).toISOString(), local, offset };
+}

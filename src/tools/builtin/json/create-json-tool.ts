@@ -1,0 +1,36 @@
+// The built-in `json` tool: JMESPath `query` and JSON Schema `validate`, run on a warm worker thread under
+// a hard time bound because both can be made to run for seconds. The thread starts on first use; close()
+// stops it.
+import { toolFailure, type Tool, type ToolResult } from '../../tool.js';
+import { createJsonWorker } from './json-worker.js';
+import { DEFAULT_TIMEOUT_MS } from './json-limits.js';
+import { jsonDescriptor } from './json-descriptor.js';
+import { queryJson } from './query-json.js';
+import { validateJson } from './validate-json.js';
+
+export interface JsonToolOptions {
+  /** Bound on one operation's run time on the worker; 1000 ms unless set (1 to 60000). */
+  readonly timeoutMs?: number;
+}
+
+export function createJsonTool(options: JsonToolOptions = {}): Tool {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) {
+    throw new RangeError(`json tool timeoutMs must be an integer from 1 to 60000, got ${timeoutMs}`);
+  }
+  const worker = createJsonWorker(timeoutMs);
+  return {
+    descriptor: jsonDescriptor,
+    invoke(operation, parameters, context): Promise<ToolResult> {
+      switch (operation) {
+        case 'query':
+          return queryJson(worker, parameters, context.signal);
+        case 'validate':
+          return validateJson(worker, parameters, context.signal);
+        default:
+          return Promise.resolve(toolFailure(`unknown operation ${JSON.stringify(operation)}; json accepts query, validate`));
+      }
+    },
+    close: () => worker.close(),
+  };
+}
