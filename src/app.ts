@@ -1,0 +1,126 @@
+// Composition root: builds the stores, registries and providers from the typed config and
+// registers the platform hooks and every feature's routes. The only place that wires things up.
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { access } from 'node:fs/promises';
+import type { AppConfig, RateLimitPolicy } from './platform/config/types.js';
+import { rateLimitPolicies } from './platform/config/types.js';
+import { createAuthenticator, type Authenticator } from './platform/auth/index.js';
+import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
+import type { Logger } from './platform/log/index.js';
+import { FixedWindowRateLimiter } from './platform/rate-limit/index.js';
+import {
+  installAuthentication,
+  installProblemHandlers,
+  installRateLimits,
+  parseJsonBody,
+  ProblemDetailsSchema,
+  type App,
+} from './platform/http/index.js';
+import { registerSystemRoutes, type ReadinessCheck } from './system/routes.js';
+import { registerCapabilitiesRoutes } from './capabilities/index.js';
+import { buildOpenApiOptions } from './openapi.js';
+import { ConcurrencySlots } from './platform/rate-limit/index.js';
+import { createBuiltinTools } from './tools/builtin/index.js';
+import { McpServerManager } from './tools/mcp/index.js';
+import { ParameterValidator, ToolGovernor, ToolRegistry, registerToolRoutes } from './tools/index.js';
+
+export interface AppDependencies {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** Replaces the authenticator built from config (tests inject failures). */
+  readonly authenticator?: Authenticator;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+function readableRoot(name: string, path: string): ReadinessCheck {
+  return { name, check: () => access(path).then(() => true, () => false) };
+}
+
+export async function buildApp(deps: AppDependencies): Promise<App> {
+  const { config, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  void (deps.ids ?? randomIds);
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    requestTimeout: config.http.requestTimeoutMs,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    maxParamLength: 512,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  installProblemHandlers(app);
+  app.addSchema(ProblemDetailsSchema);
+  await app.register(swagger, buildOpenApiOptions());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+
+  const authenticator =
+    deps.authenticator ??
+    createAuthenticator(config.bundleExecution.auth, {
+      clock,
+      log: { warn: (o: object, m: string) => logger.warn(o, m), debug: (o: object, m: string) => logger.debug(o, m) },
+    });
+  app.addHook('onClose', async () => authenticator.close());
+  installAuthentication(app, authenticator);
+
+  const limiters = Object.fromEntries(
+    rateLimitPolicies.map((policy) => [
+      policy,
+      new FixedWindowRateLimiter({ permitsPerMinute: config.rateLimits[policy], clock }),
+    ]),
+  ) as Record<RateLimitPolicy, FixedWindowRateLimiter>;
+  installRateLimits(app, limiters);
+
+  const readiness: ReadinessCheck[] = [
+    { name: 'identity', check: () => authenticator.ready() },
+    ...config.evaluation.datasetRoots.map((root, i) => readableRoot(`datasetRoot[${i}]`, root)),
+    ...Object.entries(config.retrieval.indexes).map(([name, index]) => readableRoot(`index:${name}`, index.root)),
+  ];
+  registerSystemRoutes(app, { readiness });
+
+  const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
+  const builtins = await createBuiltinTools(config, { clock, log });
+  const mcp = new McpServerManager(config.mcpServers, {
+    callTimeoutMs: config.directToolInvocation.defaultTimeoutSeconds * 1000,
+    log,
+    clock,
+  });
+  const registry = new ToolRegistry(builtins.tools, mcp);
+  app.addHook('onClose', async () => {
+    await registry.close();
+    await builtins.knowledge.close();
+  });
+  const governor = new ToolGovernor({ log });
+  registerToolRoutes(app, {
+    registry,
+    governor,
+    validator: new ParameterValidator(),
+    envelopes: config.bundleExecution.envelopes,
+    config: config.directToolInvocation,
+    slots: new ConcurrencySlots({ limitPerKey: config.directToolInvocation.maxConcurrentPerCaller }),
+    clock,
+  });
+  registerCapabilitiesRoutes(app, {
+    envelopes: config.bundleExecution.envelopes,
+    hostToolNames: async (signal) => (await registry.all(signal)).map((tool) => tool.descriptor.name),
+  });
+
+  return app;
+}

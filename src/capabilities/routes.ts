@@ -1,0 +1,27 @@
+// GET /api/capabilities: the caller's resolved envelope and, per host tool, whether it is granted
+// and which rule decided. It explains; it never widens.
+import { principalOf, problemResponses, type App } from '../platform/http/index.js';
+import type { EnvelopesConfig } from '../platform/config/types.js';
+import { explainCapabilities } from './service.js';
+import { CapabilitiesResponseSchema } from './schemas.js';
+
+export function registerCapabilitiesRoutes(
+  app: App,
+  options: { envelopes: EnvelopesConfig; hostToolNames: (signal: AbortSignal) => Promise<readonly string[]> },
+): void {
+  app.get(
+    '/api/capabilities',
+    {
+      config: { rateLimit: 'tools-read' },
+      schema: {
+        summary: 'Explain the caller’s capability envelope: what is granted and which rule decided it.',
+        tags: ['Capabilities'],
+        response: { 200: CapabilitiesResponseSchema, ...problemResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      const signal = AbortSignal.timeout(10_000);
+      return explainCapabilities(options.envelopes, principalOf(request), await options.hostToolNames(signal));
+    },
+  );
+}

@@ -1,0 +1,19 @@
+// What a CLI command may touch: output lines, the working directory, the environment it was given
+// and a signal for shutdown. Commands never read process.* directly, so they can run in tests.
+export interface CommandIo {
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on SIGINT/SIGTERM. */
+  readonly signal: AbortSignal;
+}
+
+export const USAGE = [
+  'usage: portcullis <command> [options]',
+  '',
+  'commands:',
+  '  serve [--config FILE]... [--port N] [--host H]   serve the API (env PORT and HOST are honoured)',
+  '  dev-idp [--port N] [--state DIR]                 a local OpenID provider for development and tests',
+  '  token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]   mint a token from the dev-idp',
+].join('\n');

@@ -1,0 +1,23 @@
+// Authenticates every `/api/` route before its body is read; everything else (health, readiness,
+// the OpenAPI document and its reference page) is public. Handlers get `request.principal`.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authenticator, Principal } from '../auth/index.js';
+
+export function isApiRoute(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url;
+  return url !== undefined && url.startsWith('/api/') && request.routeOptions.config.public !== true;
+}
+
+export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    if (!isApiRoute(request)) return;
+    request.principal = await authenticator.authenticate(request.headers.authorization);
+  });
+}
+
+/** The authenticated caller of an `/api/` route; the hook guarantees it is set. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw new Error('principalOf called on a route that is not authenticated');
+  return request.principal;
+}

@@ -1,0 +1,21 @@
+// What a route declares about itself: public or authenticated, which rate-limit policy it draws
+// from, and which status an oversized body earns. The hooks read these; handlers never re-check.
+import type { RateLimitPolicy } from '../config/types.js';
+import type { Principal } from '../auth/index.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No bearer token needed (`/healthz`, `/readyz`, `/openapi.json`, `/docs`). */
+    readonly public?: boolean;
+    /** Per-caller fixed-window policy applied after authentication. */
+    readonly rateLimit?: RateLimitPolicy;
+    /** 413 only where SPEC.md lists it (direct invocation); everywhere else an oversized body is 400. */
+    readonly oversizeStatus?: 400 | 413;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on every non-public route. */
+    principal: Principal | null;
+  }
+}
+
+export {};

@@ -1,0 +1,1 @@
+export { OwnedStore, type Owner } from './owned-store.js';

@@ -1,0 +1,58 @@
+// Public routes: liveness, readiness, the OpenAPI document. No bearer token, no rate limit, no
+// data about callers. (The reference page at /docs is served by @fastify/swagger-ui in app.ts.)
+import { Type } from 'typebox';
+import { ProblemError } from '../platform/problems/index.js';
+import { problemResponses, type App } from '../platform/http/index.js';
+
+export interface ReadinessCheck {
+  readonly name: string;
+  check(): Promise<boolean>;
+}
+
+const publicRoute = { security: [] as never[] };
+
+export function registerSystemRoutes(app: App, options: { readiness: readonly ReadinessCheck[] }): void {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        ...publicRoute,
+        summary: 'Liveness: the process is up and serving.',
+        tags: ['System'],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        ...publicRoute,
+        summary: 'Readiness: identity metadata loaded and configured roots readable.',
+        tags: ['System'],
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Boolean()) }),
+          ...problemResponses(503),
+        },
+      },
+    },
+    async () => {
+      const results = await Promise.all(
+        options.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
+      );
+      const checks = Object.fromEntries(results);
+      if (results.some(([, ok]) => !ok)) {
+        throw new ProblemError('unavailable', 'The service is not ready.', { extensions: { checks } });
+      }
+      return { status: 'ready' as const, checks };
+    },
+  );
+
+  app.get(
+    '/openapi.json',
+    { schema: { ...publicRoute, summary: 'This OpenAPI 3.1 document.', tags: ['System'] } },
+    async () => app.swagger(),
+  );
+}

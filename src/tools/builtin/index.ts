@@ -1,0 +1,42 @@
+// Builds the host's built-in tools from configuration. The UI-surface tools (render_*,
+// dashboard_control) are deliberately absent: this host cannot construct them.
+import type { AppConfig } from '../../platform/config/types.js';
+import type { Clock } from '../../platform/clock/index.js';
+import type { Tool } from '../tool.js';
+import { createClockTool } from './clock/index.js';
+import { createCalculatorTool } from './calculator/index.js';
+import { createJsonTool } from './json/index.js';
+import { createTextTool } from './text/index.js';
+import { createKnowledgeIndexes, createKnowledgeTool, type KnowledgeIndexes, type KnowledgeLog } from './knowledge/index.js';
+import { createMemoryTool } from './memory/index.js';
+import { createHttpFetchTool } from './http-fetch/index.js';
+import { createDelegateTaskTool, type DelegateTaskTool } from './delegate-task/index.js';
+
+export interface BuiltinTools {
+  readonly tools: readonly Tool[];
+  readonly knowledge: KnowledgeIndexes;
+  readonly delegateTask: DelegateTaskTool;
+}
+
+export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock; log: KnowledgeLog }): Promise<BuiltinTools> {
+  const knowledge = await createKnowledgeIndexes({ indexes: config.retrieval.indexes, log: deps.log });
+  const delegateTask = createDelegateTaskTool();
+  const tools: Tool[] = [
+    createClockTool({ clock: deps.clock }),
+    createCalculatorTool(),
+    createJsonTool(),
+    createTextTool(),
+    createKnowledgeTool(knowledge),
+    createMemoryTool({ clock: deps.clock }),
+    createHttpFetchTool({
+      allowedHosts: config.tools.httpFetch.allowedHosts,
+      maxResponseBytes: config.tools.httpFetch.maxResponseBytes,
+      timeoutSeconds: config.tools.httpFetch.timeoutSeconds,
+    }),
+    delegateTask,
+  ];
+  return { tools, knowledge, delegateTask };
+}
+
+export { DELEGATE_UNAVAILABLE, type DelegateRunner, type DelegateTaskTool } from './delegate-task/index.js';
+export type { KnowledgeIndexes } from './knowledge/index.js';

@@ -1,0 +1,100 @@
+// Direct invocation (POST /api/tools/{name}/invoke) without HTTP: the gates of SPEC.md in order —
+// identifier rule (401), surface enabled and role (403, undistinguished), per-caller concurrency (429),
+// catalog lookup (404, undistinguished), request checks (400), the governor (403), the tool — all
+// under one deadline (504) that covers authorization and the data-classification check too.
+import type { Principal } from '../platform/auth/index.js';
+import { isInvocationIdentifier } from '../platform/auth/index.js';
+import type { DirectToolInvocationConfig, EnvelopesConfig } from '../platform/config/types.js';
+import { resolveEnvelope } from '../platform/envelope/index.js';
+import { ProblemError } from '../platform/problems/index.js';
+import { rateLimitedProblem, type ConcurrencySlots } from '../platform/rate-limit/index.js';
+import { redactText, redactThenTruncate } from '../platform/redaction/index.js';
+import type { Clock } from '../platform/clock/index.js';
+import type { ToolGovernor } from './governor.js';
+import type { ParameterValidator } from './parameter-validator.js';
+import type { ToolRegistry } from './registry.js';
+import type { ToolInvocationRequest, ToolInvocationResponse } from './schemas.js';
+
+export const INVOKE_ROLE = 'Harness.Tools.Invoke';
+export const INVOKE_FORBIDDEN_DETAIL = 'Direct tool invocation is not permitted for this caller.';
+export const TOOL_NOT_FOUND_DETAIL = 'Tool not found.';
+export const MAX_ERROR_BYTES = 4096;
+
+export interface InvokeDependencies {
+  readonly registry: ToolRegistry;
+  readonly governor: ToolGovernor;
+  readonly validator: ParameterValidator;
+  readonly envelopes: EnvelopesConfig;
+  readonly config: DirectToolInvocationConfig;
+  readonly slots: ConcurrencySlots;
+  readonly clock: Clock;
+}
+
+const forbidden = (): ProblemError => new ProblemError('forbidden', INVOKE_FORBIDDEN_DETAIL);
+
+class DeadlineExceeded extends Error {}
+
+/** Resolves with the work, or rejects with DeadlineExceeded once the deadline signal fires. */
+function withinDeadline<T>(deadline: AbortSignal, work: Promise<T>): Promise<T> {
+  if (deadline.aborted) return Promise.reject(new DeadlineExceeded());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new DeadlineExceeded());
+    deadline.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
+}
+
+export async function invokeTool(
+  deps: InvokeDependencies,
+  principal: Principal,
+  toolName: string,
+  readRequest: () => ToolInvocationRequest,
+  clientSignal: AbortSignal,
+  requestedTimeoutSeconds: number | undefined,
+): Promise<ToolInvocationResponse> {
+  const started = deps.clock.now();
+  if (!isInvocationIdentifier(principal)) {
+    throw new ProblemError('unauthorized', 'A valid bearer token is required.', { headers: { 'www-authenticate': 'Bearer' } });
+  }
+  if (!deps.config.enabled || !principal.roles.includes(INVOKE_ROLE)) throw forbidden();
+
+  const lease = deps.slots.tryAcquire(principal.ownerId);
+  if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
+  const timeoutMs = Math.round((requestedTimeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([deadline, clientSignal]);
+  try {
+    const envelope = resolveEnvelope(deps.envelopes, principal);
+    const tool = await withinDeadline(deadline, deps.registry.findGranted(envelope, toolName, signal));
+    if (tool === undefined || !tool.descriptor.isDirectlyInvocable) throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
+    const request = readRequest();
+
+    const operation = tool.descriptor.operations.find((op) => op.name === request.operation);
+    if (operation === undefined) {
+      const accepted = tool.descriptor.operations.map((op) => op.name).join(', ');
+      throw new ProblemError('validation-failed', `Operation '${redactText(request.operation).slice(0, 128)}' is not declared by this tool. Accepted operations: ${accepted}.`);
+    }
+    const parameters = request.parameters ?? {};
+    const check = deps.validator.check(operation, parameters);
+    if (!check.ok) throw new ProblemError('validation-failed', redactText(check.message));
+
+    const outcome = await withinDeadline(
+      deadline,
+      deps.governor.execute({ ownerId: principal.ownerId, envelope, tool, operation: operation.name, parameters, signal, surface: 'direct' }),
+    );
+    if (outcome.status === 'denied') throw forbidden();
+    const base = { tool: tool.descriptor.name, operation: operation.name, durationMs: Math.max(0, Math.round(deps.clock.now() - started)) };
+    if (outcome.result.ok) {
+      const cut = redactThenTruncate(outcome.result.output, deps.config.maxOutputBytes);
+      return { ...base, succeeded: true, output: cut.text, outputTruncated: cut.truncated };
+    }
+    return { ...base, succeeded: false, error: redactThenTruncate(outcome.result.error, MAX_ERROR_BYTES).text, outputTruncated: false };
+  } catch (error) {
+    if (error instanceof DeadlineExceeded || (deadline.aborted && !(error instanceof ProblemError))) {
+      throw new ProblemError('deadline-exceeded', `The invocation did not finish within ${timeoutMs / 1000} s.`);
+    }
+    throw error;
+  } finally {
+    lease.release();
+  }
+}

@@ -1,0 +1,109 @@
+// HTTP edge of the tool plane: catalog, describe, direct invocation. Validates, calls the service,
+// maps the result. The invoke body is validated inside the service, after the gates, so a caller
+// without the role learns nothing from a malformed body (403 before 400).
+import { resolveEnvelope } from '../platform/envelope/index.js';
+import { principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
+import { ProblemError } from '../platform/problems/index.js';
+import type { EnvelopesConfig } from '../platform/config/types.js';
+import { toCatalogEntry, toDescription } from './catalog-entry.js';
+import { invokeTool, TOOL_NOT_FOUND_DETAIL, type InvokeDependencies } from './invoke-service.js';
+import {
+  ToolCatalogEntrySchema,
+  ToolCatalogResponseSchema,
+  ToolDescriptionSchema,
+  ToolInvocationRequestSchema,
+  ToolInvocationResponseSchema,
+  ToolNameParamsSchema,
+  MAX_TIMEOUT_SECONDS,
+  type ToolInvocationRequest,
+} from './schemas.js';
+import type { ToolRegistry } from './registry.js';
+import { Compile } from 'typebox/compile';
+
+export interface ToolRoutesOptions extends InvokeDependencies {
+  readonly registry: ToolRegistry;
+  readonly envelopes: EnvelopesConfig;
+}
+
+const invokeRequest = Compile(ToolInvocationRequestSchema);
+
+function requestSignal(raw: { once(event: 'close', listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  raw.once('close', () => controller.abort());
+  return controller.signal;
+}
+
+/** The requested deadline, read leniently before full validation so the deadline covers the gates. */
+function timeoutOf(body: unknown): number | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as { timeoutSeconds?: unknown }).timeoutSeconds;
+  return typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_SECONDS ? value : undefined;
+}
+
+export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
+  app.addSchema(ToolCatalogEntrySchema);
+
+  app.get(
+    '/api/tools',
+    {
+      config: { rateLimit: 'tools-read' },
+      schema: {
+        summary: 'List the tools the caller’s envelope grants.',
+        tags: ['Tools'],
+        response: { 200: ToolCatalogResponseSchema, ...problemResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      const envelope = resolveEnvelope(options.envelopes, principalOf(request));
+      const tools = await options.registry.granted(envelope, AbortSignal.timeout(10_000));
+      return { tools: tools.map(toCatalogEntry) };
+    },
+  );
+
+  app.get(
+    '/api/tools/:name',
+    {
+      config: { rateLimit: 'tools-read' },
+      schema: {
+        summary: 'Describe one granted tool (not granted answers 404, as nonexistent).',
+        tags: ['Tools'],
+        params: ToolNameParamsSchema,
+        response: { 200: ToolDescriptionSchema, ...problemResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const envelope = resolveEnvelope(options.envelopes, principalOf(request));
+      const tool = await options.registry.findGranted(envelope, request.params.name, AbortSignal.timeout(10_000));
+      if (tool === undefined) throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
+      return toDescription(tool);
+    },
+  );
+
+  app.post(
+    '/api/tools/:name/invoke',
+    {
+      bodyLimit: options.config.maxRequestBytes,
+      config: { rateLimit: 'tools-invoke', oversizeStatus: 413 },
+      // Documented here, validated in the service after the gates.
+      validatorCompiler: () => () => true,
+      schema: {
+        summary: 'Invoke one operation of one tool synchronously.',
+        tags: ['Tools'],
+        params: ToolNameParamsSchema,
+        body: ToolInvocationRequestSchema,
+        response: { 200: ToolInvocationResponseSchema, ...problemResponses(400, 401, 403, 404, 413, 429, 504) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const body: unknown = request.body;
+      const parsed = (): ToolInvocationRequest => {
+        if (!invokeRequest.Check(body)) {
+          throw validationProblem('body', [...invokeRequest.Errors(body)].map((e) => ({ ...e })));
+        }
+        return body;
+      };
+      return invokeTool(options, principal, request.params.name, parsed, requestSignal(request.raw), timeoutOf(body));
+    },
+  );
+}

@@ -1,0 +1,156 @@
+// Authentication over HTTP against a real OpenID provider on loopback: a valid token reaches
+// /api/capabilities; every hostile token gets the same 401 (same body, same WWW-Authenticate).
+import { generateKeyPair, SignJWT, exportJWK, type JWK } from 'jose';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevIdp } from '../../src/cli/dev-idp/index.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
+
+let idp: DevIdp;
+let t: TestApp;
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  idp = await startTestIdp();
+  t = await buildTestApp({
+    environment: 'Production',
+    settings: idpSettings(idp, {
+      BundleExecution: {
+        Envelopes: {
+          Default: { AllowedTools: [], AutonomyCeiling: 'Restricted' },
+          BySubject: { alice: { AllowedTools: ['clock', 'calculator'], AutonomyCeiling: 'Autonomous' } },
+          ByRole: {
+            Readers: { AllowedTools: ['clock', 'knowledge'], AutonomyCeiling: 'Autonomous' },
+            Auditors: { AllowedTools: ['clock'], AutonomyCeiling: 'Supervised' },
+          },
+        },
+      },
+    }),
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await idp.close();
+});
+
+async function capabilities(headers: Record<string, string>) {
+  return t.app.inject({ method: 'GET', url: '/api/capabilities', headers });
+}
+
+async function foreignSigned(claims: Record<string, unknown>, header: Record<string, unknown>): Promise<string> {
+  const { privateKey } = await generateKeyPair('RS256');
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', ...header }).sign(privateKey);
+}
+
+function b64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+describe('a valid token', () => {
+  it('reaches /api/capabilities and resolves the subject envelope', async () => {
+    const res = await capabilities(bearer(await idp.mintToken({ sub: 'alice' })));
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ source: 'subject', allowedTools: ['calculator', 'clock'], autonomyCeiling: 'Autonomous' });
+    expect(body.tools.find((x: { name: string }) => x.name === 'clock')).toMatchObject({ granted: true });
+    expect(body.tools.find((x: { name: string }) => x.name === 'memory')).toMatchObject({ granted: false });
+  });
+
+  it('combines matching roles to the least privilege', async () => {
+    const res = await capabilities(bearer(await idp.mintToken({ sub: 'bob', roles: ['Readers', 'Auditors'] })));
+    expect(res.json()).toMatchObject({
+      source: 'roles',
+      matchedRoles: ['Auditors', 'Readers'],
+      allowedTools: ['clock'],
+      autonomyCeiling: 'Supervised',
+    });
+  });
+
+  it('falls back to the default envelope, which grants nothing', async () => {
+    const res = await capabilities(bearer(await idp.mintToken({ sub: 'carol' })));
+    expect(res.json()).toMatchObject({ source: 'default', allowedTools: [], autonomyCeiling: 'Restricted' });
+  });
+});
+
+describe('hostile tokens', () => {
+  let reference: { body: string; wwwAuthenticate: unknown };
+
+  beforeAll(async () => {
+    const res = await capabilities({});
+    expect(res.statusCode).toBe(401);
+    reference = { body: res.body, wwwAuthenticate: res.headers['www-authenticate'] };
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
+  });
+
+  const cases: Array<[string, () => Promise<Record<string, string>>]> = [
+    ['no token', async () => ({})],
+    ['a non-Bearer scheme', async () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })],
+    ['garbage', async () => bearer('not.a.jwt')],
+    ['alg none', async () => bearer(`${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 })}.`)],
+    [
+      'HS256 signed with the public key',
+      async () => {
+        const jwks = (await (await fetch(idp.jwksUri)).json()) as { keys: JWK[] };
+        const secret = createHash('sha256').update(JSON.stringify(jwks.keys[0])).digest();
+        const token = await new SignJWT({ sub: 'alice', aud: `api://${idp.clientId}`, iss: idp.issuer })
+          .setProtectedHeader({ alg: 'HS256', kid: jwks.keys[0]!.kid! })
+          .setExpirationTime('10m')
+          .sign(new Uint8Array(Buffer.from(JSON.stringify(jwks.keys[0]))));
+        void secret;
+        return bearer(token);
+      },
+    ],
+    [
+      'a foreign key presenting a known kid',
+      async () => {
+        const jwks = (await (await fetch(idp.jwksUri)).json()) as { keys: JWK[] };
+        return bearer(await foreignSigned({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 }, { kid: jwks.keys[0]!.kid }));
+      },
+    ],
+    ['an unknown kid', async () => bearer(await idp.mintToken({ sub: 'alice' }, { kid: 'nobody-knows-this-kid' }))],
+    ['expired', async () => bearer(await idp.mintToken({ sub: 'alice', exp: nowSeconds() - 5, iat: nowSeconds() - 600, nbf: nowSeconds() - 600 }))],
+    ['not yet valid', async () => bearer(await idp.mintToken({ sub: 'alice', nbf: nowSeconds() + 300 }))],
+    ['the wrong audience', async () => bearer(await idp.mintToken({ sub: 'alice', aud: 'api://someone-else' }))],
+    ['the wrong issuer', async () => bearer(await idp.mintToken({ sub: 'alice', iss: 'https://evil.example/v2.0' }))],
+    ['no exp', async () => bearer(await idp.mintToken({ sub: 'alice', exp: undefined }))],
+    ['no identity claims', async () => bearer(await idp.mintToken({ sub: undefined }))],
+    [
+      'an embedded jwk header key',
+      async () => {
+        const { publicKey, privateKey } = await generateKeyPair('RS256');
+        const jwk = await exportJWK(publicKey);
+        return bearer(
+          await new SignJWT({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 })
+            .setProtectedHeader({ alg: 'RS256', jwk })
+            .sign(privateKey),
+        );
+      },
+    ],
+    ['a jku URL', async () => bearer(await foreignSigned({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 }, { jku: 'http://127.0.0.1:9/keys' }))],
+    ['an x5u URL', async () => bearer(await foreignSigned({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 }, { x5u: 'http://127.0.0.1:9/cert' }))],
+  ];
+
+  it.each(cases)('answers %s with the same 401', async (_name, headers) => {
+    const res = await capabilities(await headers());
+    expect(res.statusCode).toBe(401);
+    expect(res.body).toBe(reference.body);
+    expect(res.headers['www-authenticate']).toBe(reference.wwwAuthenticate);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+  });
+});
+
+describe('rate limits', () => {
+  it('refuses past the per-caller window with 429 and Retry-After, keyed by owner', async () => {
+    const token = await idp.mintToken({ sub: 'dave' });
+    const other = await idp.mintToken({ sub: 'erin' });
+    const limit = t.config.rateLimits['tools-read'];
+    for (let i = 0; i < limit; i += 1) expect((await capabilities(bearer(token))).statusCode).toBe(200);
+    const refused = await capabilities(bearer(token));
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.json()).toMatchObject({ title: 'Too many requests', status: 429 });
+    expect((await capabilities(bearer(other))).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,101 @@
+// The HTTP platform as a client sees it: public routes, problem documents, 404/405, body hardening.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+describe('public routes', () => {
+  it('answers liveness without a token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('reports readiness with each check named', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ready', checks: { identity: true } });
+  });
+
+  it('serves an OpenAPI 3.1 document at version 2.0.0 with a bearer scheme and every api route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('2.0.0');
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    for (const path of ['/healthz', '/readyz', '/api/capabilities', '/api/tools', '/api/tools/{name}', '/api/tools/{name}/invoke']) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/docs'))).toBe(false);
+  });
+
+  it('renders an API reference page at /docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' });
+    const page = res.statusCode === 302 ? await t.app.inject({ method: 'GET', url: res.headers.location as string }) : res;
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+});
+
+describe('problem documents', () => {
+  it('answers an unknown path with a 404 problem', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here?secret=x' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(res.json()).toEqual({
+      type: 'urn:portcullis:problem:not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'No resource exists at this path.',
+      instance: '/api/nothing-here',
+    });
+  });
+
+  it('answers a known path with the wrong method as 405 with Allow', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/tools' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.json()).toMatchObject({ title: 'Method not allowed', status: 405 });
+  });
+
+  it('refuses a 10,000-deep JSON body with 400, not 500', async () => {
+    const body = '['.repeat(10_000) + ']'.repeat(10_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/tools/clock/invoke',
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ title: 'Validation failed', status: 400 });
+  });
+
+  it('refuses malformed JSON without echoing it', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/tools/clock/invoke',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"operation": "now", "parameters": {"password": "hunter2"',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).not.toContain('hunter2');
+  });
+
+  it('refuses an unsupported content type with 400', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/tools/clock/invoke',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'now',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe('The request Content-Type is not accepted by this route.');
+  });
+});
