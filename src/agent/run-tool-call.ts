@@ -1,0 +1,66 @@
+// One tool call, after the model step that asked for it: TOOL_CALL_START, ARGS (complete, redacted,
+// withheld above the ceiling) and END back to back, then the call is resolved — unknown tool →
+// denied, unusable arguments → refused, else executeTool — and TOOL_CALL_RESULT carries the same
+// text the model is told. Returns that text.
+import { redactText } from '../platform/redaction/index.js';
+import type { IdGenerator } from '../platform/clock/index.js';
+import { abortError, throwIfAborted, untilAborted } from './abortable.js';
+import type { AgentEvent } from './agent-event.js';
+import type { AgentTool } from './agent-tool.js';
+import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool.js';
+import { toolCallArgsFrame, toolCallResultFrame } from './frame-ceiling.js';
+import type { PreparedToolCall } from './prepare-tool-calls.js';
+import { readToolArguments } from './read-tool-arguments.js';
+import { TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT } from './tool-result-content.js';
+
+export interface ToolCallScope {
+  /** The usable tools by exact name (indexTools). */
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  readonly executeTool: ExecuteTool;
+  readonly ids: IdGenerator;
+  readonly emit: (event: AgentEvent) => void;
+  readonly signal: AbortSignal;
+  readonly frameCeilingBytes: number;
+  /** The assistant message of the same model step, when it started. */
+  readonly parentMessageId: string | undefined;
+}
+
+export async function runToolCall(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string> {
+  const { toolCallId, redacted } = prepared;
+  const parent = scope.parentMessageId === undefined ? {} : { parentMessageId: scope.parentMessageId };
+  scope.emit({ type: 'TOOL_CALL_START', toolCallId, toolCallName: redacted.name, ...parent });
+  scope.emit(toolCallArgsFrame(toolCallId, redacted.arguments, scope.frameCeilingBytes));
+  scope.emit({ type: 'TOOL_CALL_END', toolCallId });
+  const content = await resolveContent(prepared, scope);
+  scope.emit(toolCallResultFrame(toolCallId, scope.ids.opaque(), content, scope.frameCeilingBytes));
+  return content;
+}
+
+async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string> {
+  const tool = scope.tools.get(prepared.call.name);
+  if (tool === undefined) return TOOL_DENIED_CONTENT;
+  const args = readToolArguments(prepared.call.arguments, tool.operations.map((op) => op.name));
+  if (!args.ok) return args.content;
+  const request: ToolCallRequest = { toolCallId: prepared.toolCallId, name: tool.name, operation: args.operation, parameters: args.parameters };
+  const execution = await execute(request, scope);
+  switch (execution.status) {
+    case 'succeeded':
+      return redactText(execution.output);
+    case 'denied':
+      return TOOL_DENIED_CONTENT;
+    default:
+      // The error text is for the caller's log; neither the stream nor the model sees it.
+      return TOOL_FAILED_CONTENT;
+  }
+}
+
+async function execute(request: ToolCallRequest, scope: ToolCallScope): Promise<ToolExecution> {
+  const { signal } = scope;
+  throwIfAborted(signal);
+  try {
+    return await untilAborted(scope.executeTool(request, signal), signal);
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal);
+    throw error;
+  }
+}

@@ -1,0 +1,17 @@
+// The fixed, caller-safe texts a tool call can end with. The stream frame and the model see the same
+// text; exception text and tool error detail never reach either (the caller logs them).
+
+/** Content of a refused call (unknown tool, or the governor said no). */
+export const TOOL_DENIED_CONTENT = 'Tool call denied by policy.';
+
+/** Content of a call that ran and failed, or that threw. */
+export const TOOL_FAILED_CONTENT = 'The tool call failed.';
+
+/** Contents of a call whose arguments could not be used; nothing was executed. */
+export const INVALID_ARGUMENTS_CONTENT = {
+  notJson: 'The tool call failed: its arguments were not valid JSON.',
+  notObject: 'The tool call failed: its arguments must be a JSON object with "operation" and "parameters".',
+  parametersNotObject: 'The tool call failed: "parameters" must be a JSON object.',
+  operation: (operations: readonly string[]): string =>
+    `The tool call failed: "operation" must be one of: ${operations.join(', ')}.`,
+} as const;
