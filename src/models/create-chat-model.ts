@@ -1,0 +1,49 @@
+// Builds the configured chat model (ChatModel:Provider), or null when none is configured.
+// Connection settings come from config only; a missing or malformed one throws at start-up with
+// the key named. The API key is handed to the SDK and nowhere else.
+import { systemClock, type Clock } from '../platform/clock/index.js';
+import type { ChatModelConfig } from '../platform/config/index.js';
+import { abortableSleep, type Sleep } from './abortable-sleep.js';
+import { createAnthropicLanguageModel } from './anthropic-language-model.js';
+import { endpointOrigin } from './api-base-url.js';
+import { createAzureOpenAILanguageModel } from './azure-openai-language-model.js';
+import type { ChatModel } from './chat-model.js';
+import type { ModelLog } from './model-log.js';
+import { createOpenAILanguageModel } from './openai-language-model.js';
+import { createScriptedModel } from './scripted/create-scripted-model.js';
+import { createSdkChatModel } from './sdk-chat-model.js';
+
+export interface ChatModelDeps {
+  readonly log: ModelLog;
+  readonly clock?: Clock;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly sleep?: Sleep;
+}
+
+const LANGUAGE_MODELS = {
+  OpenAI: createOpenAILanguageModel,
+  AzureOpenAI: createAzureOpenAILanguageModel,
+  Anthropic: createAnthropicLanguageModel,
+} as const;
+
+export function createChatModel(config: ChatModelConfig, deps: ChatModelDeps): ChatModel | null {
+  const provider = config.provider;
+  if (provider === null) return null;
+  if (provider === 'Scripted') {
+    const model = createScriptedModel({ scriptPath: config.scriptPath, modelId: config.model ?? 'scripted' });
+    deps.log.info({ provider, model: model.modelId, script: config.scriptPath ?? 'built-in' }, 'Chat model configured.');
+    return model;
+  }
+  const model = createSdkChatModel({
+    provider,
+    languageModel: LANGUAGE_MODELS[provider](config, deps.fetch),
+    timeoutSeconds: config.timeoutSeconds,
+    maxOutputTokens: config.maxOutputTokens,
+    temperature: config.temperature,
+    log: deps.log,
+    clock: deps.clock ?? systemClock,
+    sleep: deps.sleep ?? abortableSleep,
+  });
+  deps.log.info({ provider, model: model.modelId, endpoint: endpointOrigin(config.endpoint) }, 'Chat model configured.');
+  return model;
+}
