@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import type { AppConfig, RateLimitPolicy } from './platform/config/types.js';
 import { rateLimitPolicies } from './platform/config/types.js';
 import { createAuthenticator, type Authenticator } from './platform/auth/index.js';
-import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
+import { systemClock, type Clock, type IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
 import { FixedWindowRateLimiter } from './platform/rate-limit/index.js';
 import {
@@ -45,22 +45,23 @@ function readableRoot(name: string, path: string): ReadinessCheck {
 export async function buildApp(deps: AppDependencies): Promise<App> {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
-  void (deps.ids ?? randomIds);
 
   const app = Fastify({
+    // Fastify infers its logger type from this option; App is typed with the base logger interface.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: logger as FastifyBaseLogger,
     requestTimeout: config.http.requestTimeoutMs,
     bodyLimit: DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
     return503OnClosing: true,
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -76,7 +76,7 @@ export class ToolRegistry {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.#builtins.values()].map((tool) => tool.close?.()));
+    await Promise.allSettled([...this.#builtins.values()].map((tool) => tool.close?.() ?? Promise.resolve()));
     await this.#mcp?.close();
   }
 }

@@ -19,6 +19,7 @@ import {
 } from './schemas.js';
 import type { ToolRegistry } from './registry.js';
 import { Compile } from 'typebox/compile';
+import type { ServerResponse } from 'node:http';
 
 export interface ToolRoutesOptions extends InvokeDependencies {
   readonly registry: ToolRegistry;
@@ -27,9 +28,12 @@ export interface ToolRoutesOptions extends InvokeDependencies {
 
 const invokeRequest = Compile(ToolInvocationRequestSchema);
 
-function requestSignal(raw: { once(event: 'close', listener: () => void): unknown }): AbortSignal {
+/** Aborted when the client goes away before the response is written (not when the body was read). */
+function disconnectSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  raw.once('close', () => controller.abort());
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   return controller.signal;
 }
 
@@ -94,7 +98,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         response: { 200: ToolInvocationResponseSchema, ...problemResponses(400, 401, 403, 404, 413, 429, 504) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = principalOf(request);
       const body: unknown = request.body;
       const parsed = (): ToolInvocationRequest => {
@@ -103,7 +107,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         }
         return body;
       };
-      return invokeTool(options, principal, request.params.name, parsed, requestSignal(request.raw), timeoutOf(body));
+      return invokeTool(options, principal, request.params.name, parsed, disconnectSignal(reply.raw), timeoutOf(body));
     },
   );
 }

@@ -204,3 +204,17 @@ describe('invoke status table', () => {
     for (const release of held.splice(0)) release();
   });
 });
+
+describe('over a real socket', () => {
+  it('runs the tool to completion once the request body has been read', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${address.port}/api/tools/clock/invoke`, {
+      method: 'POST',
+      headers: { ...(await token('alice')), 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'now', parameters: { timeZone: 'UTC' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ succeeded: true });
+  });
+});
