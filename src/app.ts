@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import type { AppConfig, RateLimitPolicy } from './platform/config/types.js';
 import { rateLimitPolicies } from './platform/config/types.js';
 import { createAuthenticator, type Authenticator } from './platform/auth/index.js';
-import { systemClock, type Clock, type IdGenerator } from './platform/clock/index.js';
+import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
 import { FixedWindowRateLimiter } from './platform/rate-limit/index.js';
 import {
@@ -22,6 +22,8 @@ import {
 import { registerSystemRoutes, type ReadinessCheck } from './system/routes.js';
 import { registerCapabilitiesRoutes } from './capabilities/index.js';
 import { buildOpenApiOptions } from './openapi.js';
+import type { AppContext } from './app-context.js';
+import { createChatModel, type ChatModel } from './models/index.js';
 import { ConcurrencySlots } from './platform/rate-limit/index.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
 import { McpServerManager } from './tools/mcp/index.js';
@@ -34,6 +36,8 @@ export interface AppDependencies {
   readonly ids?: IdGenerator;
   /** Replaces the authenticator built from config (tests inject failures). */
   readonly authenticator?: Authenticator;
+  /** Replaces the chat model built from config (null: none). */
+  readonly chatModel?: ChatModel | null;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -109,10 +113,11 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     await builtins.knowledge.close();
   });
   const governor = new ToolGovernor({ log });
+  const validator = new ParameterValidator();
   registerToolRoutes(app, {
     registry,
     governor,
-    validator: new ParameterValidator(),
+    validator,
     envelopes: config.bundleExecution.envelopes,
     config: config.directToolInvocation,
     slots: new ConcurrencySlots({ limitPerKey: config.directToolInvocation.maxConcurrentPerCaller }),
@@ -122,6 +127,24 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     envelopes: config.bundleExecution.envelopes,
     hostToolNames: async (signal) => (await registry.all(signal)).map((tool) => tool.descriptor.name),
   });
+
+  const context: AppContext = {
+    config,
+    logger,
+    clock,
+    ids: deps.ids ?? randomIds,
+    chatModel: deps.chatModel !== undefined ? deps.chatModel : createChatModel(config.chatModel, { log, clock }),
+    registry,
+    governor,
+    validator,
+    knowledge: builtins.knowledge,
+    delegateTask: builtins.delegateTask,
+    onClose: (hook) => app.addHook('onClose', hook),
+  };
+  // Feature families (each registers its routes, stores and sweepers):
+  // features:start
+  // features:end
+  void context;
 
   return app;
 }
