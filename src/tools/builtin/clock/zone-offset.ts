@@ -3,8 +3,21 @@
 const OFFSET_NAME = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** A reader of `timeZone`'s offset (milliseconds east of UTC) at a given instant; one formatter per reader. */
+const MAX_CACHED_FORMATS = 1024;
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function offsetFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    if (formats.size >= MAX_CACHED_FORMATS) formats.delete(formats.keys().next().value as string);
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
 export function zoneOffsetReader(timeZone: string): (epochMs: number) => number {
-  const format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  const format = offsetFormat(timeZone);
   return (epochMs) => {
     const name = format.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
     const match = OFFSET_NAME.exec(name);
