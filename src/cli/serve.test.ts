@@ -1,0 +1,57 @@
+// `portcullis serve` as a command: exit 2 for bad usage, 1 listing every configuration problem,
+// and a clean 0 after the shutdown signal, having printed the URL on a line of its own.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runServe } from './serve.js';
+import type { CommandIo } from './cli-io.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function io(env: Record<string, string> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'portcullis-serve-'));
+  dirs.push(dir);
+  const out: string[] = [];
+  const err: string[] = [];
+  const controller = new AbortController();
+  const commandIo: CommandIo = {
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    cwd: dir,
+    env: { AppConfig__Logging__Level: 'silent', ...env },
+    signal: controller.signal,
+  };
+  return { io: commandIo, out, err, stop: () => controller.abort(), dir };
+}
+
+describe('portcullis serve', () => {
+  it('exits 2 for bad usage', async () => {
+    const t = await io();
+    expect(await runServe(['--port', 'eighty'], t.io)).toBe(2);
+    expect(await runServe(['--bogus'], t.io)).toBe(2);
+    expect(t.err.join('\n')).toContain('--port');
+  });
+
+  it('exits 1 naming every configuration problem at once', async () => {
+    const t = await io({ AppConfig__AI__Evaluation__Enabled: 'true', AppConfig__AI__BundleExecution__Auth__TenantId: 'x' });
+    expect(await runServe(['--port', '0'], t.io)).toBe(1);
+    expect(t.err.some((line) => line.startsWith('AppConfig:AI:Evaluation:DatasetRoots'))).toBe(true);
+    expect(t.err.some((line) => line.includes('Auth:ClientId'))).toBe(true);
+  });
+
+  it('serves, prints the URL on its own line, and exits 0 after the shutdown signal', async () => {
+    const t = await io({ PORTCULLIS_ENVIRONMENT: 'Development' });
+    await writeFile(join(t.dir, 'appsettings.Development.json'), JSON.stringify({ AppConfig: { AI: { BundleExecution: { Auth: { AllowAnonymous: true } } } } }));
+    const exit = runServe(['--port', '0', '--host', '127.0.0.1'], t.io);
+    await expect.poll(() => t.out.find((line) => line.startsWith('listening on ')), { timeout: 15_000 }).toBeDefined();
+    const url = t.out.find((line) => line.startsWith('listening on '))!.slice('listening on '.length);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    t.stop();
+    expect(await exit).toBe(0);
+  });
+});
