@@ -1,0 +1,52 @@
+// Writes the validated archive into the fresh staging directory: directories first (0700, parents
+// before children, each checked with lstat if it already exists), then regular files (0600, opened
+// O_CREAT|O_EXCL|O_NOFOLLOW so nothing is ever overwritten or written through a link), and symlinks
+// last, once every file they may point at exists.
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, symlink } from 'node:fs/promises';
+import type { ZipFile } from 'yauzl';
+import type { ArchiveEntry } from './archive-entry.js';
+import { archiveNamespace } from './archive-namespace.js';
+import { fileSink } from './entry-sinks.js';
+import type { ExpansionBudget } from './expansion-budget.js';
+import { stagingPath } from './staging-path.js';
+import { streamEntry } from './stream-entry.js';
+
+const FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+export async function writeStagingTree(
+  zip: ZipFile,
+  stagingDir: string,
+  entries: readonly ArchiveEntry[],
+  symlinkTargets: ReadonlyMap<string, string>,
+  budget: ExpansionBudget,
+): Promise<void> {
+  const directories = [...archiveNamespace(entries)].flatMap(([path, kind]) => (kind === 'directory' ? [path] : []));
+  const parentsFirst = directories.sort((a, b) => a.split('/').length - b.split('/').length);
+  for (const directory of parentsFirst) await makeDirectory(stagingPath(stagingDir, directory));
+  for (const entry of entries) {
+    if (entry.kind !== 'file') continue;
+    const handle = await open(stagingPath(stagingDir, entry.path), FILE_FLAGS, 0o600);
+    try {
+      await streamEntry(zip, entry, fileSink(handle), budget);
+    } finally {
+      await handle.close();
+    }
+  }
+  for (const entry of entries) {
+    if (entry.kind !== 'symlink') continue;
+    const target = symlinkTargets.get(entry.path);
+    if (target === undefined) throw new Error('A symlink entry reached the writer without a checked target.');
+    await symlink(target, stagingPath(stagingDir, entry.path));
+  }
+}
+
+async function makeDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const existing = await lstat(path);
+    if (!existing.isDirectory() || existing.isSymbolicLink()) throw new Error('A staging directory path is taken by a non-directory.');
+  }
+}

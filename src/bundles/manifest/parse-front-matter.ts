@@ -1,0 +1,37 @@
+// Parses front matter safely: YAML 1.2 core schema, no custom or YAML 1.1 tags (an unknown tag is an
+// error, never code), no merge keys, unique string keys, one document, at most 64 KiB and a small
+// alias budget so a billion-laughs document fails fast. The result must be a mapping (empty is an
+// empty mapping).
+import { parseDocument } from 'yaml';
+import { FrontMatter } from './front-matter.js';
+
+export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
+export const MAX_FRONT_MATTER_ALIASES = 16;
+
+export type ParsedFrontMatter = { readonly ok: true; readonly frontMatter: FrontMatter } | { readonly ok: false; readonly cause: string };
+
+export function parseFrontMatter(yaml: string): ParsedFrontMatter {
+  if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) return { ok: false, cause: 'too-large' };
+  const document = parseDocument(yaml, {
+    version: '1.2',
+    schema: 'core',
+    customTags: [],
+    resolveKnownTags: false,
+    merge: false,
+    uniqueKeys: true,
+    stringKeys: true,
+    strict: true,
+    prettyErrors: false,
+    logLevel: 'silent',
+  });
+  if (document.errors.length > 0 || document.warnings.length > 0) return { ok: false, cause: 'invalid-yaml' };
+  let data: unknown;
+  try {
+    data = document.toJS({ mapAsMap: true, maxAliasCount: MAX_FRONT_MATTER_ALIASES });
+  } catch {
+    return { ok: false, cause: 'alias-limit' };
+  }
+  if (data === null || data === undefined) data = new Map<string, unknown>();
+  if (!(data instanceof Map)) return { ok: false, cause: 'not-a-mapping' };
+  return { ok: true, frontMatter: new FrontMatter(document, data as Map<string, unknown>) };
+}
