@@ -1,0 +1,132 @@
+// Workflow engine overhead: a 1,000-step chain and a 1,000-step fan-out (one root, 999 parallel
+// leaves) of trivial ToolUse `clock.now` steps, run through the real workflow service (definition
+// store, run record, event log, approvals desk, step runners, tool registry, parameter validation,
+// governor) versus calling the clock tool 1,000 times directly (sequentially for the chain,
+// concurrently for the fan-out). Per-step overhead = (run time - direct time) / steps, in µs; the
+// same against 1,000 direct governed calls isolates the engine. Target: ≤ 50 µs per step.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { systemClock, randomIds } from '../../dist/src/platform/clock/index.js';
+import { loadConfig } from '../../dist/src/platform/config/index.js';
+import { resolveEnvelope } from '../../dist/src/platform/envelope/index.js';
+import { createLogger } from '../../dist/src/platform/log/index.js';
+import { createBuiltinTools } from '../../dist/src/tools/builtin/index.js';
+import { ParameterValidator, ToolGovernor, ToolRegistry } from '../../dist/src/tools/index.js';
+import { createWorkflowService, realTimers } from '../../dist/src/workflows/index.js';
+
+const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
+const WARMUP = 5;
+
+const dir = await mkdtemp(join(tmpdir(), 'portcullis-bench-'));
+const file = join(dir, 'bench.json');
+await writeFile(
+  file,
+  JSON.stringify({
+    AppConfig: {
+      AI: {
+        BundleExecution: { Auth: { AllowAnonymous: true }, Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' } } },
+        Workflows: { MaxSteps: STEPS + 10 },
+      },
+    },
+  }),
+);
+const loaded = loadConfig({ cwd: dir, env: { PORTCULLIS_ENVIRONMENT: 'Development' }, configFiles: [file] });
+if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
+const config = loaded.config;
+const logger = createLogger({ level: 'silent' });
+const log = { info: () => undefined, warn: () => undefined };
+const builtins = await createBuiltinTools(config, { clock: systemClock, log });
+const registry = new ToolRegistry(builtins.tools, null);
+const governor = new ToolGovernor({ log });
+const validator = new ParameterValidator();
+const service = createWorkflowService({
+  config: config.workflows,
+  clock: systemClock,
+  ids: randomIds,
+  timers: realTimers,
+  logger,
+  hasIndex: () => false,
+  steps: { chatModel: null, chatDefaults: { maxOutputTokens: 1024, temperature: null }, registry, governor, validator, knowledge: builtins.knowledge },
+});
+const principal = { ownerId: 'bench:owner', ownerClaimValue: 'owner', subjectId: null, roles: [], anonymous: true };
+const envelope = resolveEnvelope(config.bundleExecution.envelopes, principal);
+const clockTool = await registry.findGranted(envelope, 'clock');
+
+const step = (name) => ({ name, type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } });
+const names = Array.from({ length: STEPS }, (_, i) => `s${i}`);
+const chain = { name: 'chain', steps: names.map(step), edges: names.slice(1).map((to, i) => ({ from: names[i], to })) };
+const fanOut = { name: 'fan-out', steps: names.map(step), edges: names.slice(1).map((to) => ({ from: names[0], to })) };
+
+async function runOnce(workflowId) {
+  const started = performance.now();
+  const run = await service.runs.start({ ownerId: principal.ownerId, envelope }, workflowId, undefined);
+  await run.settled;
+  const elapsed = performance.now() - started;
+  if (run.status !== 'Succeeded') throw new Error(`run ended ${run.status}: ${run.error}`);
+  return elapsed;
+}
+
+const context = () => ({ ownerId: principal.ownerId, signal: new AbortController().signal });
+async function directSequential() {
+  const started = performance.now();
+  for (let i = 0; i < STEPS; i += 1) await clockTool.invoke('now', {}, context());
+  return performance.now() - started;
+}
+async function directConcurrent() {
+  const started = performance.now();
+  await Promise.all(Array.from({ length: STEPS }, () => clockTool.invoke('now', {}, context())));
+  return performance.now() - started;
+}
+const governed = () => governor.execute({ ownerId: principal.ownerId, envelope, tool: clockTool, operation: 'now', parameters: {}, signal: new AbortController().signal, surface: 'workflow' });
+async function governedSequential() {
+  const started = performance.now();
+  for (let i = 0; i < STEPS; i += 1) await governed();
+  return performance.now() - started;
+}
+async function governedConcurrent() {
+  const started = performance.now();
+  await Promise.all(Array.from({ length: STEPS }, governed));
+  return performance.now() - started;
+}
+
+/** Medians of interleaved rounds, so drift (GC, JIT, frequency) affects every measurement alike. */
+async function medians(fns) {
+  for (let i = 0; i < WARMUP; i += 1) for (const fn of fns) await fn();
+  const samples = fns.map(() => []);
+  for (let i = 0; i < ROUNDS; i += 1) for (const [k, fn] of fns.entries()) samples[k].push(await fn());
+  return samples.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
+}
+
+const round = (value, digits = 1) => Number(value.toFixed(digits));
+async function scenario(definition, direct, governedDirect) {
+  const workflow = await service.definitions.submit(principal, definition);
+  const [runMs, directMs, governedMs] = await medians([() => runOnce(workflow.id), direct, governedDirect]);
+  return {
+    steps: STEPS,
+    runMs: round(runMs, 2),
+    directToolMs: round(directMs, 2),
+    directGovernedMs: round(governedMs, 2),
+    perStepOverheadUs: round(((runMs - directMs) / STEPS) * 1000),
+    perStepEngineOverheadUs: round(((runMs - governedMs) / STEPS) * 1000),
+    ratioToDirectTool: round(runMs / directMs, 2),
+  };
+}
+
+const results = {
+  benchmark: 'workflows',
+  rounds: ROUNDS,
+  chain: await scenario(chain, directSequential, governedSequential),
+  fanOut: await scenario(fanOut, directConcurrent, governedConcurrent),
+  targetPerStepUs: 50,
+};
+console.log(JSON.stringify(results, null, 2));
+await registry.close();
+await builtins.knowledge.close();
+await rm(dir, { recursive: true, force: true });
+if (results.chain.perStepOverheadUs > 50 || results.fanOut.perStepOverheadUs > 50) {
+  console.error('per-step overhead above the 50 µs target');
+  process.exitCode = 1;
+}

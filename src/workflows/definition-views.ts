@@ -1,0 +1,36 @@
+// Response bodies for stored definitions (DESIGN §6 and §10): the submit answer (ids of the steps by
+// name), the list entry and the stored definition with its ids. Owner and bookkeeping stay inside.
+import type { StoredWorkflow } from './definition/workflow-definition.js';
+import type { SubmitResponse, WorkflowDetail, WorkflowList } from './schemas.js';
+
+export function submitView(workflow: StoredWorkflow): SubmitResponse {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    steps: workflow.steps.map((step) => ({ name: step.name, id: step.id })),
+    createdAt: new Date(workflow.createdAt).toISOString(),
+  };
+}
+
+export function listView(workflows: readonly StoredWorkflow[]): WorkflowList {
+  return { workflows: workflows.map((w) => ({ id: w.id, name: w.name, createdAt: new Date(w.createdAt).toISOString() })) };
+}
+
+export function detailView(workflow: StoredWorkflow): WorkflowDetail {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    createdAt: new Date(workflow.createdAt).toISOString(),
+    steps: workflow.steps.map((step) => ({ id: step.id, name: step.name, type: step.type, configuration: { ...step.configuration } })),
+    edges: workflow.edges.map((edge) => ({ ...edge })),
+    configuration: { entryStep: workflow.entryStep, input: { ...workflow.input } },
+  };
+}
+
+export function workflowLocation(id: string): string {
+  return `/api/workflows/${encodeURIComponent(id)}`;
+}
+
+export function runStatusUrl(workflowId: string, jobId: string): string {
+  return `/api/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(jobId)}`;
+}

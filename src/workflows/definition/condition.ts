@@ -1,0 +1,71 @@
+// ConditionalBranch conditions: CEL over `input` and `steps` (both maps). At submit a condition must
+// parse, type-check and yield `bool` (or `dyn`, checked again when it runs); at run time any other
+// result, or an evaluation error, fails the step. Error texts are the library's one-line summaries.
+import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+
+// Registered once at import and never changed afterwards; parse/check/evaluate do not mutate it.
+const environment = new Environment({
+  limits: { maxAstNodes: 2_000, maxDepth: 64, maxListElements: 256, maxMapEntries: 256, maxCallArguments: 16 },
+})
+  .registerVariable('input', 'map')
+  .registerVariable('steps', 'map');
+
+export type ConditionCheck =
+  | { readonly ok: true; readonly referencedSteps: readonly string[] }
+  | { readonly ok: false; readonly code: 'invalid-condition' | 'condition-not-boolean'; readonly message: string };
+
+export function checkCondition(expression: string): ConditionCheck {
+  const result = environment.check(expression);
+  if (!result.valid) {
+    return { ok: false, code: 'invalid-condition', message: summary(result.error) };
+  }
+  if (result.type !== 'bool' && result.type !== 'dyn') {
+    return { ok: false, code: 'condition-not-boolean', message: `it yields ${result.type ?? 'an unknown type'}, not bool` };
+  }
+  return { ok: true, referencedSteps: referencedSteps(environment.parse(expression).ast) };
+}
+
+export type ConditionResult = { readonly ok: true; readonly value: boolean } | { readonly ok: false; readonly error: string };
+
+export function evaluateCondition(
+  expression: string,
+  context: { readonly input: Readonly<Record<string, unknown>>; readonly steps: Readonly<Record<string, unknown>> },
+): ConditionResult {
+  let value: unknown;
+  try {
+    value = environment.parse(expression)(context);
+  } catch (error) {
+    return { ok: false, error: `The condition could not be evaluated: ${summary(error)}.` };
+  }
+  if (typeof value !== 'boolean') return { ok: false, error: 'The condition did not yield a boolean.' };
+  return { ok: true, value };
+}
+
+function summary(error: unknown): string {
+  const text = typeof error === 'object' && error !== null && 'summary' in error ? String(error.summary) : 'invalid expression';
+  return text.split('\n')[0]!.slice(0, 200);
+}
+
+/** Names in `steps.<name>` and `steps["<name>"]` anywhere in the expression. */
+function referencedSteps(ast: ASTNode): string[] {
+  const names = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null || !('op' in node)) return;
+    const { op, args } = node as { op: string; args: unknown };
+    if ((op === '.' || op === '[]') && Array.isArray(args) && isStepsRoot(args[0])) {
+      const key: unknown = op === '.' ? args[1] : (args[1] as { op?: string; args?: unknown } | undefined)?.op === 'value' ? (args[1] as { args: unknown }).args : undefined;
+      if (typeof key === 'string') names.add(key);
+    }
+    visit(args);
+  };
+  visit(ast);
+  return [...names];
+}
+
+function isStepsRoot(node: unknown): boolean {
+  return typeof node === 'object' && node !== null && (node as { op?: unknown }).op === 'id' && (node as { args?: unknown }).args === 'steps';
+}

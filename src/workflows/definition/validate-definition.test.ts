@@ -1,0 +1,121 @@
+// Definition validation without HTTP: every problem reported at once, each with its code and place.
+import { describe, expect, it } from 'vitest';
+import { validateDefinition, type ValidationContext } from './validate-definition.js';
+import type { StoredWorkflow } from './workflow-definition.js';
+
+const tool = (name: string, parameters: Record<string, unknown> = {}) => ({
+  name,
+  type: 'ToolUse',
+  configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters },
+});
+
+function context(stored: StoredWorkflow[] = [], overrides: Partial<ValidationContext> = {}): ValidationContext {
+  return {
+    maxSteps: 10,
+    hasIndex: (name) => name === 'handbook',
+    lookup: async (id) => stored.find((w) => w.id === id),
+    ...overrides,
+  };
+}
+
+function stored(id: string, subPlanDepth: number, children: string[] = [], expandedStepCount = 1): StoredWorkflow {
+  return {
+    id,
+    ownerId: 'o',
+    name: id,
+    createdAt: 0,
+    steps: children.length === 0
+      ? [{ id: `${id}-s`, name: 's', type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } }]
+      : children.map((child, i) => ({ id: `${id}-${i}`, name: `p${i}`, type: 'SubPlanInvocation', configuration: { type: 'SubPlanInvocation', workflowId: child } })),
+    edges: [],
+    entryStep: children.length === 0 ? 's' : 'p0',
+    input: {},
+    expandedStepCount,
+    subPlanDepth,
+  };
+}
+
+describe('validateDefinition', () => {
+  it('accepts a valid definition and returns it typed, entry step defaulting to the first step', async () => {
+    const result = await validateDefinition({ name: 'w', steps: [tool('a'), tool('b', { timeZone: '{{ steps.a.output.timeZone }}' })], edges: [{ from: 'a', to: 'b' }] }, context());
+    expect(result.valid).toBe(true);
+    if (!result.valid) return;
+    expect(result.draft).toMatchObject({ name: 'w', entryStep: 'a', input: {}, edges: [{ from: 'a', to: 'b', type: 'ControlFlow' }] });
+    expect(result.shape).toEqual({ expandedStepCount: 2, subPlanDepth: 0 });
+  });
+
+  it('collects problems of every kind in one answer', async () => {
+    const result = await validateDefinition(
+      {
+        steps: [tool('a'), { name: 'a', type: 'LlmCall' }, { name: 'c', type: 'Teleport' }],
+        edges: [{ from: 'a', to: 'ghost' }],
+      },
+      context(),
+    );
+    expect(result.valid).toBe(false);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['missing-field', 'duplicate-step-name', 'missing-field', 'unknown-step-type', 'unknown-edge-end', 'unreachable-step']);
+    expect(result.diagnostics[4]).toMatchObject({ edge: 0 });
+  });
+
+  it('reports a cycle once with its members and the steps it makes unreachable', async () => {
+    const result = await validateDefinition(
+      { name: 'w', steps: [tool('a'), tool('b'), tool('c')], edges: [{ from: 'b', to: 'c' }, { from: 'c', to: 'b' }] },
+      context(),
+    );
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: 'cycle', step: 'b', message: "Steps 'b', 'c' form a cycle." }),
+      expect.objectContaining({ code: 'unreachable-step', step: 'b' }),
+      expect.objectContaining({ code: 'unreachable-step', step: 'c' }),
+    ]);
+  });
+
+  it('finds a reference to a step that does not run before the referring one', async () => {
+    const result = await validateDefinition(
+      { name: 'w', steps: [tool('a'), tool('b', { x: '{{ steps.c.output }}' }), tool('c')], edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c' }] },
+      context(),
+    );
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'step-reference-not-upstream', step: 'b' })]);
+  });
+
+  it('reads condition references from the CEL syntax tree, dotted or indexed', async () => {
+    const branch = (condition: string) => ({
+      name: 'check',
+      type: 'ConditionalBranch',
+      configuration: { type: 'ConditionalBranch', condition, ifTrue: 'y', ifFalse: 'n' },
+    });
+    const edges = [{ from: 'a', to: 'check' }, { from: 'check', to: 'y' }, { from: 'check', to: 'n' }];
+    const ok = await validateDefinition({ name: 'w', steps: [tool('a'), branch('steps["a"].output.epochMs > 0 && steps.a.output != null'), tool('y'), tool('n')], edges }, context());
+    expect(ok.diagnostics).toEqual([]);
+    const bad = await validateDefinition({ name: 'w', steps: [tool('a'), branch('steps.y.output == 1'), tool('y'), tool('n')], edges }, context());
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(['step-reference-not-upstream']);
+  });
+
+  it('rejects a sub-plan chain nested more than five deep and one that invokes the workflow being defined', async () => {
+    const deep = stored('deep', 5, ['x']);
+    const subPlan = (workflowId: string) => ({ name: 'sub', type: 'SubPlanInvocation', configuration: { type: 'SubPlanInvocation', workflowId } });
+    const tooDeep = await validateDefinition({ name: 'w', steps: [subPlan('deep')] }, context([deep]));
+    expect(tooDeep.diagnostics.map((d) => d.code)).toEqual(['sub-plan-too-deep']);
+    const self = await validateDefinition({ name: 'w', steps: [subPlan('me')] }, context([], { selfId: 'me' }));
+    expect(self.diagnostics.map((d) => d.code)).toEqual(['sub-plan-recursion']);
+  });
+
+  it('detects recursion along a chain of stored workflows', async () => {
+    // Not constructible through the API (ids are minted at submit), so stored directly.
+    const loopA = stored('loop-a', 1, ['loop-b']);
+    const loopB = stored('loop-b', 1, ['loop-a']);
+    const result = await validateDefinition(
+      { name: 'w', steps: [{ name: 'sub', type: 'SubPlanInvocation', configuration: { type: 'SubPlanInvocation', workflowId: 'loop-a' } }] },
+      context([loopA, loopB]),
+    );
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['sub-plan-recursion']);
+  });
+
+  it('counts the steps of sub-plans against MaxSteps', async () => {
+    const big = stored('big', 0, [], 9);
+    const result = await validateDefinition(
+      { name: 'w', steps: [tool('a'), { name: 'sub', type: 'SubPlanInvocation', configuration: { type: 'SubPlanInvocation', workflowId: 'big' } }], edges: [{ from: 'a', to: 'sub' }] },
+      context([big]),
+    );
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'too-many-steps', message: expect.stringContaining('11 steps') })]);
+  });
+});

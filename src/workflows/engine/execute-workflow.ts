@@ -1,0 +1,204 @@
+// The DAG executor. Deterministic: time comes from the injected clock, waiting from the injected
+// timers, approvals from the injected gate keeper and all work from the injected step runners.
+//
+// Join semantics: a step runs once every predecessor has settled and at least one of them reached it
+// (an untaken branch does not); a step no predecessor reached is Skipped, which propagates. Ready
+// steps start at once, so independent branches run concurrently. The first failed step fails the
+// run: nothing new starts and running steps are aborted. Aborting the run's signal cancels it the
+// same way. The outcome is reported only after every started step has settled.
+import type { JsonObject } from '../definition/workflow-definition.js';
+import type { Clock } from '../../platform/clock/index.js';
+import { awaitGate } from './await-gate.js';
+import type { ExecutionObserver } from './execution-observer.js';
+import type { GateKeeper } from './gate-keeper.js';
+import { RunActivity } from './run-activity.js';
+import { STEP_CANCELLED, STEP_STOPPED, STEP_UNEXPECTED } from './step-errors.js';
+import type { ApprovalRequest, GateDecision, GraphOutcome, SettledStep, StepContext, StepOutcome, StepRunners } from './step-runner.js';
+import type { Timers } from './timers.js';
+import { abortReason } from './until-aborted.js';
+import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
+
+export interface EngineOptions {
+  readonly runners: StepRunners;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly gates: GateKeeper;
+  readonly observer: ExecutionObserver;
+  /** Told about a runner that threw (a programming error); the step fails with a generic error. */
+  readonly onRunnerError?: (step: GraphStep, error: unknown) => void;
+}
+
+/** Runs a workflow graph to its outcome; aborting `signal` cancels it. */
+export function executeWorkflow(graph: WorkflowGraph, input: JsonObject, signal: AbortSignal, options: EngineOptions): Promise<GraphOutcome> {
+  return new GraphExecution(graph, input, signal, options, new RunActivity(options.observer), false).run();
+}
+
+class GraphExecution {
+  readonly #graph: WorkflowGraph;
+  readonly #input: JsonObject;
+  readonly #options: EngineOptions;
+  readonly #activity: RunActivity;
+  /** A child graph hands the activity count back to its sub-plan step when it finishes. */
+  readonly #isChild: boolean;
+  readonly #outer: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #remaining: Int32Array;
+  readonly #reached: Uint8Array;
+  readonly #settled: Record<string, SettledStep> = Object.create(null) as Record<string, SettledStep>;
+  #inFlight = 0;
+  #failure: { readonly step: GraphStep; readonly error: string } | undefined;
+  #resolve: (outcome: GraphOutcome) => void = () => undefined;
+
+  constructor(graph: WorkflowGraph, input: JsonObject, signal: AbortSignal, options: EngineOptions, activity: RunActivity, isChild: boolean) {
+    this.#graph = graph;
+    this.#input = input;
+    this.#options = options;
+    this.#activity = activity;
+    this.#isChild = isChild;
+    this.#outer = signal;
+    this.#remaining = Int32Array.from(graph.steps, (step) => step.predecessorCount);
+    this.#reached = new Uint8Array(graph.steps.length);
+  }
+
+  run(): Promise<GraphOutcome> {
+    if (this.#outer.aborted) {
+      if (this.#isChild) this.#activity.running += 1;
+      return Promise.resolve({ status: 'Cancelled' });
+    }
+    const stop = (): void => this.#controller.abort(abortReason(this.#outer));
+    this.#outer.addEventListener('abort', stop, { once: true });
+    const outcome = new Promise<GraphOutcome>((resolve) => {
+      this.#resolve = (result) => {
+        this.#outer.removeEventListener('abort', stop);
+        resolve(result);
+      };
+    });
+    this.#activity.beginPass();
+    this.#launch(this.#graph.entry);
+    this.#activity.endPass();
+    return outcome;
+  }
+
+  #launch(index: number): void {
+    const step = this.#graph.steps[index]!;
+    this.#inFlight += 1;
+    this.#activity.running += 1;
+    this.#options.observer.stepChanged(step, { status: 'Running', at: this.#options.clock.now() });
+    let work: Promise<StepOutcome>;
+    try {
+      work = this.#options.runners[step.type](this.#context(step));
+    } catch (error) {
+      work = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    work.then(
+      (outcome) => this.#settle(step, outcome),
+      (error: unknown) => this.#settle(step, this.#thrown(step, error)),
+    );
+  }
+
+  #thrown(step: GraphStep, error: unknown): StepOutcome {
+    if (this.#controller.signal.aborted) return { ok: false, error: this.#stopReason() };
+    this.#options.onRunnerError?.(step, error);
+    return { ok: false, error: STEP_UNEXPECTED };
+  }
+
+  /** Why running steps were stopped: a failure here, a failure in an enclosing workflow, or cancellation. */
+  #stopReason(): string {
+    if (this.#failure !== undefined) return STEP_STOPPED;
+    const reason: unknown = this.#outer.reason;
+    return reason instanceof Error && reason.message === STEP_STOPPED ? STEP_STOPPED : STEP_CANCELLED;
+  }
+
+  #settle(step: GraphStep, outcome: StepOutcome): void {
+    this.#activity.beginPass();
+    this.#inFlight -= 1;
+    this.#activity.running -= 1;
+    const at = this.#options.clock.now();
+    const { observer } = this.#options;
+    if (outcome.ok) {
+      this.#settled[step.name] = { status: 'Succeeded', output: outcome.output };
+      observer.stepChanged(step, { status: 'Succeeded', at, output: outcome.output, ...(outcome.usage ? { usage: outcome.usage } : {}) });
+      if (!this.#controller.signal.aborted) this.#propagate(step, outcome.take);
+    } else {
+      // A step that failed because the run was stopping reports why the run stopped.
+      const error = this.#controller.signal.aborted ? this.#stopReason() : outcome.error;
+      this.#settled[step.name] = { status: 'Failed', output: outcome.output ?? null };
+      observer.stepChanged(step, { status: 'Failed', at, error, ...(outcome.output !== undefined ? { output: outcome.output } : {}) });
+      if (this.#failure === undefined && !this.#controller.signal.aborted) {
+        this.#failure = { step, error };
+        this.#controller.abort(new DOMException(STEP_STOPPED, 'AbortError'));
+      }
+    }
+    if (this.#inFlight === 0) this.#finish();
+    this.#activity.endPass();
+  }
+
+  /** Resolves successor edges: taken ones reach their target; a target whose edges are all resolved runs or is skipped. */
+  #propagate(from: GraphStep, take: readonly string[] | undefined): void {
+    const steps = this.#graph.steps;
+    const pending: Array<{ step: GraphStep; live: boolean }> = [{ step: from, live: true }];
+    while (pending.length > 0) {
+      const { step, live } = pending.pop()!;
+      for (const successor of step.successors) {
+        const target = steps[successor]!;
+        if (live && (take === undefined || step !== from || take.includes(target.name))) this.#reached[successor] = 1;
+        this.#remaining[successor] = this.#remaining[successor]! - 1;
+        if (this.#remaining[successor] !== 0) continue;
+        if (this.#reached[successor] === 1) {
+          this.#launch(successor);
+        } else {
+          this.#settled[target.name] = { status: 'Skipped', output: null };
+          this.#options.observer.stepChanged(target, { status: 'Skipped', at: this.#options.clock.now() });
+          pending.push({ step: target, live: false });
+        }
+      }
+    }
+  }
+
+  #finish(): void {
+    if (this.#isChild) this.#activity.running += 1; // the sub-plan step is active again
+    if (this.#failure !== undefined) {
+      this.#resolve({ status: 'Failed', step: this.#failure.step, error: this.#failure.error });
+    } else if (this.#outer.aborted) {
+      this.#resolve({ status: 'Cancelled' });
+    } else {
+      const outputs: Record<string, unknown> = {};
+      for (const step of this.#graph.steps) outputs[step.name] = this.#settled[step.name]?.output ?? null;
+      this.#resolve({ status: 'Succeeded', outputs });
+    }
+  }
+
+  #context(step: GraphStep): StepContext {
+    return {
+      step,
+      input: this.#input,
+      steps: this.#settled,
+      signal: this.#controller.signal,
+      awaitApproval: (request) => this.#awaitApproval(step, request),
+      runChild: (graph, input) => {
+        this.#activity.running -= 1; // the child's own steps count from here
+        return new GraphExecution(graph, input, this.#controller.signal, this.#options, this.#activity, true).run();
+      },
+    };
+  }
+
+  async #awaitApproval(step: GraphStep, request: ApprovalRequest): Promise<GateDecision> {
+    const signal = this.#controller.signal;
+    if (signal.aborted) throw abortReason(signal);
+    const { clock, timers, gates, observer } = this.#options;
+    const deadline = request.timeoutMs === undefined ? undefined : clock.now() + request.timeoutMs;
+    const gate = gates.open(step, request.message, deadline);
+    this.#activity.running -= 1;
+    this.#activity.waiting += 1;
+    observer.stepChanged(step, { status: 'Waiting', at: clock.now(), approvalId: gate.approvalId });
+    this.#activity.check();
+    try {
+      return await awaitGate(gate, deadline, { clock, timers, signal });
+    } finally {
+      this.#activity.waiting -= 1;
+      this.#activity.running += 1;
+      if (!signal.aborted) observer.stepChanged(step, { status: 'Running', at: clock.now() });
+      this.#activity.check();
+    }
+  }
+}

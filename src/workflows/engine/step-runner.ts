@@ -1,0 +1,60 @@
+// The contract between the engine and the step types: a runner gets its step, the workflow input,
+// the settled steps before it and an abort signal, and returns an outcome as data. Gates and
+// sub-plans go through the context so the engine keeps track of what is waiting and running.
+import type { JsonObject, StepType } from '../definition/workflow-definition.js';
+import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
+
+export interface SettledStep {
+  readonly status: 'Succeeded' | 'Failed' | 'Skipped';
+  readonly output: unknown;
+}
+
+export interface GateDecision {
+  readonly decision: 'Approve' | 'Reject';
+  readonly comment: string | null;
+  /** True when the gate's timeout expired (which counts as a rejection). */
+  readonly timedOut: boolean;
+}
+
+export interface ApprovalRequest {
+  readonly message: string;
+  /** Milliseconds until the request expires as a rejection; undefined waits indefinitely. */
+  readonly timeoutMs: number | undefined;
+}
+
+export type GraphOutcome =
+  | { readonly status: 'Succeeded'; readonly outputs: Readonly<Record<string, unknown>> }
+  | { readonly status: 'Failed'; readonly step: GraphStep; readonly error: string }
+  | { readonly status: 'Cancelled' };
+
+export interface StepContext {
+  readonly step: GraphStep;
+  readonly input: JsonObject;
+  /** Settled steps of the same workflow, by name (raw outputs; redaction happens on the way out). */
+  readonly steps: Readonly<Record<string, SettledStep>>;
+  /** Aborted when the run is cancelled or another step failed; pass it to every model and tool call. */
+  readonly signal: AbortSignal;
+  /** Parks the step (`Waiting`) until the approval is decided, times out, or the run stops. */
+  awaitApproval(request: ApprovalRequest): Promise<GateDecision>;
+  /** Runs a child workflow as part of this step; its steps appear in the run under this step's path. */
+  runChild(graph: WorkflowGraph, input: JsonObject): Promise<GraphOutcome>;
+}
+
+export interface StepUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export type StepOutcome =
+  | {
+      readonly ok: true;
+      readonly output: unknown;
+      /** Names of the successors to take (ConditionalBranch); undefined takes every successor. */
+      readonly take?: readonly string[];
+      readonly usage?: StepUsage;
+    }
+  | { readonly ok: false; readonly error: string; readonly output?: unknown };
+
+export type StepRunner = (context: StepContext) => Promise<StepOutcome>;
+
+export type StepRunners = Readonly<Record<StepType, StepRunner>>;

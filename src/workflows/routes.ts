@@ -1,0 +1,256 @@
+// HTTP edge of the workflow family (SPEC.md "Workflows", DESIGN §6): definitions, validation, runs,
+// approvals and the progress stream. Validates, calls the service, maps the result. Rate-limit
+// policies per DESIGN §10: workflows-write for submit, validate, delete, start, cancel, approvals;
+// workflows-read for list, get, poll, stream. Definition bodies may be up to 2 MiB.
+import type { FastifyBaseLogger } from 'fastify';
+import { Compile } from 'typebox/compile';
+import type { EnvelopesConfig } from '../platform/config/types.js';
+import { resolveEnvelope } from '../platform/envelope/index.js';
+import { principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
+import type { ConcurrencySlots } from '../platform/rate-limit/index.js';
+import { openSseStream, type SseStream } from '../platform/sse/index.js';
+import { detailView, listView, runStatusUrl, submitView, workflowLocation } from './definition-views.js';
+import { streamCeilingReached } from './problems.js';
+import { projectRun } from './runs/run-projection.js';
+import {
+  ApprovalParamsSchema,
+  ApprovalRequestSchema,
+  ApprovalResponseSchema,
+  CancelResponseSchema,
+  DiagnosticSchema,
+  RunParamsSchema,
+  RunProjectionSchema,
+  StartRunRequestSchema,
+  StartRunResponseSchema,
+  SubmitResponseSchema,
+  ValidateResponseSchema,
+  WorkflowDefinitionSchema,
+  WorkflowDetailSchema,
+  WorkflowListSchema,
+  WorkflowParamsSchema,
+} from './schemas.js';
+import type { WorkflowService } from './service.js';
+import { parseLastEventId, serveProgressStream } from './streams/serve-progress-stream.js';
+import { sseFrameSink } from './streams/sse-frame-sink.js';
+
+export interface WorkflowRoutesOptions {
+  readonly service: WorkflowService;
+  readonly envelopes: EnvelopesConfig;
+  /** Open progress streams, per owner and host-wide (503 beyond). */
+  readonly streamSlots: ConcurrencySlots;
+  readonly watcherBufferFrames: number;
+  readonly maxDefinitionBytes: number;
+  readonly heartbeatMs?: number;
+  /** Every open stream and the promise of its end, so shutdown can let them finish, then end the rest. */
+  readonly openStreams: Map<SseStream, Promise<void>>;
+}
+
+const TAGS = ['Workflows'];
+const startRequest = Compile(StartRunRequestSchema);
+const noBodyValidation = { validatorCompiler: () => () => true };
+
+export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions): void {
+  const { service } = options;
+  app.addSchema(DiagnosticSchema);
+
+  app.post(
+    '/api/workflows',
+    {
+      bodyLimit: options.maxDefinitionBytes,
+      config: { rateLimit: 'workflows-write' },
+      ...noBodyValidation, // documented below, checked by the definition validator (all diagnostics at once)
+      schema: {
+        summary: 'Submit a workflow definition (a DAG of steps); every structural problem is reported at once.',
+        tags: TAGS,
+        body: WorkflowDefinitionSchema,
+        response: { 201: SubmitResponseSchema, ...problemResponses(400, 401, 403, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const stored = await service.definitions.submit(principalOf(request), request.body);
+      return reply.code(201).header('location', workflowLocation(stored.id)).send(submitView(stored));
+    },
+  );
+
+  app.post(
+    '/api/workflows/validate',
+    {
+      bodyLimit: options.maxDefinitionBytes,
+      config: { rateLimit: 'workflows-write' },
+      ...noBodyValidation,
+      schema: {
+        summary: 'Validate a workflow definition without storing it (dry run): the same diagnostics as submit.',
+        tags: TAGS,
+        body: WorkflowDefinitionSchema,
+        response: { 200: ValidateResponseSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => service.definitions.validate(principalOf(request), request.body),
+  );
+
+  app.get(
+    '/api/workflows',
+    {
+      config: { rateLimit: 'workflows-read' },
+      schema: { summary: 'List the caller’s workflows, newest first.', tags: TAGS, response: { 200: WorkflowListSchema, ...problemResponses(401, 429) } },
+    },
+    async (request) => listView(await service.definitions.list(principalOf(request))),
+  );
+
+  app.get(
+    '/api/workflows/:workflowId',
+    {
+      config: { rateLimit: 'workflows-read' },
+      schema: {
+        summary: 'Get a stored workflow definition with its ids.',
+        tags: TAGS,
+        params: WorkflowParamsSchema,
+        response: { 200: WorkflowDetailSchema, ...problemResponses(401, 404, 429) },
+      },
+    },
+    async (request) => detailView(await service.definitions.get(principalOf(request), request.params.workflowId)),
+  );
+
+  app.delete(
+    '/api/workflows/:workflowId',
+    {
+      config: { rateLimit: 'workflows-write' },
+      schema: {
+        summary: 'Delete a workflow definition (409 while it has a live run).',
+        tags: TAGS,
+        params: WorkflowParamsSchema,
+        response: { 204: { type: 'null', description: 'Deleted.' }, ...problemResponses(401, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await service.definitions.delete(principalOf(request), request.params.workflowId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/workflows/:workflowId/runs',
+    {
+      config: { rateLimit: 'workflows-write' },
+      ...noBodyValidation, // no body is the ordinary case; checked below when present
+      schema: {
+        summary: 'Start a run under the starting caller’s envelope; optional body `{ input }`.',
+        tags: TAGS,
+        params: WorkflowParamsSchema,
+        body: StartRunRequestSchema,
+        response: { 202: StartRunResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const body: unknown = request.body;
+      if (body !== undefined && !startRequest.Check(body)) {
+        throw validationProblem('body', [...startRequest.Errors(body)].map((e) => ({ ...e })));
+      }
+      const run = await service.runs.start(
+        { ownerId: principal.ownerId, envelope: resolveEnvelope(options.envelopes, principal) },
+        request.params.workflowId,
+        body?.input,
+      );
+      const statusUrl = runStatusUrl(run.workflowId, run.jobId);
+      return reply.code(202).header('location', statusUrl).send({ jobId: run.jobId, statusUrl });
+    },
+  );
+
+  app.get(
+    '/api/workflows/:workflowId/runs/:jobId',
+    {
+      config: { rateLimit: 'workflows-read' },
+      schema: {
+        summary: 'Poll a run (never echoes its envelope, tenant or input).',
+        tags: TAGS,
+        params: RunParamsSchema,
+        response: { 200: RunProjectionSchema, ...problemResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => projectRun(await service.runs.find(principalOf(request), request.params.workflowId, request.params.jobId)),
+  );
+
+  app.delete(
+    '/api/workflows/:workflowId/runs/:jobId',
+    {
+      config: { rateLimit: 'workflows-write' },
+      schema: {
+        summary: 'Cancel a run: Queued is cancelled outright; Running and Blocked are signalled (poll to confirm); final runs answer 409.',
+        tags: TAGS,
+        params: RunParamsSchema,
+        response: { 200: CancelResponseSchema, ...problemResponses(401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => service.runs.cancel(principalOf(request), request.params.workflowId, request.params.jobId),
+  );
+
+  app.post(
+    '/api/workflows/:workflowId/runs/:jobId/approvals/:approvalId',
+    {
+      config: { rateLimit: 'workflows-write' },
+      schema: {
+        summary: 'Answer a pending approval of a Blocked run (owner only); the run resumes under the same job id.',
+        tags: TAGS,
+        params: ApprovalParamsSchema,
+        body: ApprovalRequestSchema,
+        response: { 200: ApprovalResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      const { workflowId, jobId, approvalId } = request.params;
+      const { decision, comment } = request.body;
+      await service.runs.decide(principalOf(request), { workflowId, jobId, approvalId }, decision, comment ?? null);
+      return { approvalId, decision };
+    },
+  );
+
+  app.get(
+    '/api/workflows/:workflowId/runs/:jobId/stream',
+    {
+      config: { rateLimit: 'workflows-read' },
+      schema: {
+        summary: 'Watch a run’s progress: SNAPSHOT first, then STEP frames; FINISHED or PARKED closes. Every frame has an `id:` line; re-attach with Last-Event-ID.',
+        tags: TAGS,
+        params: RunParamsSchema,
+        produces: ['text/event-stream'],
+        response: {
+          200: {
+            type: 'string',
+            description:
+              'text/event-stream: `id: <sequence>` and `data: <json>` per frame. SNAPSHOT { jobId, status, isTerminal, sequence, steps }, ' +
+              'STEP { sequence, stepName, stepId, status, output?, error? }, FINISHED { sequence, status, error? }, PARKED { sequence, approvalId, stepName }, GAP { droppedCount }.',
+          },
+          ...problemResponses(401, 403, 404, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      // Authorization happens once, here; the stream then runs to its end regardless of the token.
+      const run = await service.runs.find(principal, request.params.workflowId, request.params.jobId);
+      const lease = options.streamSlots.tryAcquire(principal.ownerId);
+      if (lease === null) throw streamCeilingReached();
+      reply.hijack();
+      const sse = openSseStream(reply.raw, {
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+        onError: (err) => logDebug(request.log, err),
+      });
+      const serving = serveProgressStream(run, sseFrameSink(sse, reply.raw), {
+        bufferFrames: options.watcherBufferFrames,
+        lastEventId: parseLastEventId(request.headers['last-event-id']),
+      });
+      options.openStreams.set(sse, serving);
+      try {
+        await serving;
+      } finally {
+        options.openStreams.delete(sse);
+        lease.release();
+      }
+    },
+  );
+}
+
+function logDebug(log: FastifyBaseLogger, err: unknown): void {
+  log.debug({ err }, 'workflow stream write failed');
+}

@@ -1,0 +1,37 @@
+// The six real step runners for one run: the tool-using ones are bound to the run's owner and to the
+// envelope captured when the run started.
+import type { ChatModel } from '../../models/index.js';
+import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
+import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools/index.js';
+import type { StepRunners } from '../engine/step-runner.js';
+import { createConditionalBranchRunner } from './conditional-branch-runner.js';
+import { createHumanGateRunner } from './human-gate-runner.js';
+import { createLlmCallRunner } from './llm-call-runner.js';
+import { createRetrievalPlanRunner } from './retrieval-plan-runner.js';
+import { createSubPlanRunner } from './sub-plan-runner.js';
+import { createToolUseRunner } from './tool-use-runner.js';
+
+export interface StepRunnerDependencies {
+  readonly chatModel: ChatModel | null;
+  readonly chatDefaults: { readonly maxOutputTokens: number; readonly temperature: number | null };
+  readonly registry: ToolRegistry;
+  readonly governor: ToolGovernor;
+  readonly validator: ParameterValidator;
+  readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
+}
+
+export function createStepRunners(
+  deps: StepRunnerDependencies,
+  run: { readonly ownerId: string; readonly envelope: ResolvedEnvelope | EffectiveEnvelope },
+): StepRunners {
+  const governed = { registry: deps.registry, governor: deps.governor, ownerId: run.ownerId, envelope: run.envelope };
+  return {
+    LlmCall: createLlmCallRunner({ chatModel: deps.chatModel, ...deps.chatDefaults }),
+    ToolUse: createToolUseRunner({ ...governed, validator: deps.validator }),
+    HumanGate: createHumanGateRunner(),
+    ConditionalBranch: createConditionalBranchRunner(),
+    SubPlanInvocation: createSubPlanRunner(),
+    RetrievalPlan: createRetrievalPlanRunner({ ...governed, knowledge: deps.knowledge }),
+  };
+}

@@ -1,0 +1,60 @@
+// LlmCall: one streamed chat-model call with the templated prompt (and optional system text); the
+// step's output is the text, its usage is recorded. The run's abort signal reaches the model call.
+import { ChatModelError, type ChatMessage, type ChatModel } from '../../models/index.js';
+import { renderText } from '../definition/render-template.js';
+import type { LlmCallConfiguration } from '../definition/workflow-definition.js';
+import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
+import { untilAborted } from '../engine/until-aborted.js';
+import { MODEL_CALL_FAILED, NO_CHAT_MODEL } from './step-failures.js';
+import { templateScope } from './template-scope.js';
+
+export interface LlmCallDependencies {
+  readonly chatModel: ChatModel | null;
+  /** `ChatModel:MaxOutputTokens`, used when the step sets none. */
+  readonly maxOutputTokens: number;
+  readonly temperature: number | null;
+}
+
+export function createLlmCallRunner(deps: LlmCallDependencies): StepRunner {
+  return async (context): Promise<StepOutcome> => {
+    const configuration = context.step.configuration as LlmCallConfiguration;
+    if (deps.chatModel === null) return { ok: false, error: NO_CHAT_MODEL };
+    const scope = templateScope(context);
+    const messages: ChatMessage[] = [];
+    if (configuration.system !== undefined) messages.push({ role: 'system', content: renderText(configuration.system, scope) });
+    messages.push({ role: 'user', content: renderText(configuration.prompt, scope) });
+    const { signal } = context;
+    let text = '';
+    let inputTokens = 0;
+    let outputTokens = 0;
+    const stream = deps.chatModel.stream({
+      messages,
+      tools: [],
+      signal,
+      maxOutputTokens: configuration.maxOutputTokens ?? deps.maxOutputTokens,
+      ...(deps.temperature !== null ? { temperature: deps.temperature } : {}),
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await untilAborted(iterator.next(), signal);
+        if (next.done === true) break;
+        const part = next.value;
+        if (part.type === 'text-delta') text += part.delta;
+        else if (part.type === 'finish') {
+          inputTokens += count(part.usage.inputTokens);
+          outputTokens += count(part.usage.outputTokens);
+        }
+      }
+    } catch (error) {
+      iterator.return?.().catch(() => undefined);
+      if (signal.aborted) throw error;
+      return { ok: false, error: error instanceof ChatModelError ? `${MODEL_CALL_FAILED} (${error.code})` : MODEL_CALL_FAILED };
+    }
+    return { ok: true, output: text, usage: { inputTokens, outputTokens } };
+  };
+}
+
+function count(value: number): number {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}

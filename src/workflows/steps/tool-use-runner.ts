@@ -1,0 +1,55 @@
+// ToolUse: one operation of one tool through the one governor, under the envelope captured when the
+// run started. Not granted, refused by governance (anything below Autonomous) or reported as failed
+// by the tool: the step fails. Output is the tool's output, parsed as JSON when it parses.
+import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
+import { redactText, redactThenTruncate } from '../../platform/redaction/index.js';
+import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools/index.js';
+import { renderValue } from '../definition/render-template.js';
+import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
+import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
+import { MAX_TOOL_ERROR_BYTES, TOOL_DENIED } from './step-failures.js';
+import { templateScope } from './template-scope.js';
+
+export interface ToolUseDependencies {
+  readonly registry: ToolRegistry;
+  readonly governor: ToolGovernor;
+  readonly validator: ParameterValidator;
+  readonly ownerId: string;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+}
+
+export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
+  return async (context): Promise<StepOutcome> => {
+    const configuration = context.step.configuration as ToolUseConfiguration;
+    const { signal } = context;
+    const tool = await deps.registry.findGranted(deps.envelope, configuration.tool, signal);
+    if (tool === undefined) return { ok: false, error: TOOL_DENIED };
+    const operation = tool.descriptor.operations.find((op) => op.name === configuration.operation);
+    if (operation === undefined) return { ok: false, error: 'The tool does not declare this operation.' };
+    const parameters = renderValue(configuration.parameters, templateScope(context)) as Record<string, unknown>;
+    const check = deps.validator.check(operation, parameters);
+    if (!check.ok) return { ok: false, error: `The tool parameters are invalid: ${redactText(check.message)}` };
+    const outcome = await deps.governor.execute({
+      ownerId: deps.ownerId,
+      envelope: deps.envelope,
+      tool,
+      operation: operation.name,
+      parameters,
+      signal,
+      surface: 'workflow',
+    });
+    if (outcome.status === 'denied') return { ok: false, error: TOOL_DENIED };
+    if (!outcome.result.ok) {
+      return { ok: false, error: `The tool reported a failure: ${redactThenTruncate(outcome.result.error, MAX_TOOL_ERROR_BYTES).text}` };
+    }
+    return { ok: true, output: parseOutput(outcome.result.output) };
+  };
+}
+
+function parseOutput(output: string): unknown {
+  try {
+    return JSON.parse(output) as unknown;
+  } catch {
+    return output;
+  }
+}

@@ -1,0 +1,132 @@
+// Shared plumbing of the workflow HTTP tests: settings, step builders, a chat model the test holds
+// until it says so, and polling that yields to the event loop instead of sleeping.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { ChatModelError, type ChatModel, type ChatRequest, type ChatStreamPart } from '../../src/models/index.js';
+import type { App } from '../../src/platform/http/index.js';
+import { merge } from '../helpers/test-app.js';
+
+export const HANDBOOK = fileURLToPath(new URL('../../examples/knowledge', import.meta.url));
+
+/** Anonymous Development settings: clock, json, knowledge and http_fetch granted with Autonomous. */
+export function workflowSettings(ai: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    AppConfig: {
+      AI: merge(
+        {
+          BundleExecution: {
+            Auth: { AllowAnonymous: true },
+            Envelopes: { Default: { AllowedTools: ['clock', 'json', 'knowledge', 'http_fetch'], AutonomyCeiling: 'Autonomous' } },
+          },
+          Retrieval: { Indexes: { handbook: { Root: HANDBOOK } } },
+          // Tests issue many requests a minute; the policies themselves are tested with low limits.
+          RateLimits: { 'workflows-write': { PermitsPerMinute: 100_000 }, 'workflows-read': { PermitsPerMinute: 100_000 } },
+        },
+        ai,
+      ),
+    },
+  };
+}
+
+type Step = { name: string; type: string; configuration: Record<string, unknown> };
+
+export const toolStep = (name: string, tool = 'clock', operation = 'now', parameters: Record<string, unknown> = {}): Step => ({
+  name,
+  type: 'ToolUse',
+  configuration: { type: 'ToolUse', tool, operation, parameters },
+});
+export const llmStep = (name: string, prompt: string, extra: Record<string, unknown> = {}): Step => ({
+  name,
+  type: 'LlmCall',
+  configuration: { type: 'LlmCall', prompt, ...extra },
+});
+export const gateStep = (name: string, message = 'Proceed?', timeout?: string): Step => ({
+  name,
+  type: 'HumanGate',
+  configuration: { type: 'HumanGate', message, ...(timeout ? { timeout } : {}) },
+});
+export const branchStep = (name: string, condition: string, ifTrue: string, ifFalse: string): Step => ({
+  name,
+  type: 'ConditionalBranch',
+  configuration: { type: 'ConditionalBranch', condition, ifTrue, ifFalse },
+});
+export const subPlanStep = (name: string, workflowId: string): Step => ({
+  name,
+  type: 'SubPlanInvocation',
+  configuration: { type: 'SubPlanInvocation', workflowId },
+});
+export const retrievalStep = (name: string, queries: string[], topK?: number, index = 'handbook'): Step => ({
+  name,
+  type: 'RetrievalPlan',
+  configuration: { type: 'RetrievalPlan', index, queries, ...(topK ? { topK } : {}) },
+});
+
+/** `['a>b', 'b>c']` → edges. */
+export const edges = (...pairs: string[]) => pairs.map((pair) => ({ from: pair.split('>')[0]!, to: pair.split('>')[1]!, type: 'ControlFlow' }));
+
+export function chain(name: string, ...steps: Step[]) {
+  return { name, steps, edges: steps.slice(1).map((step, i) => ({ from: steps[i]!.name, to: step.name })) };
+}
+
+export async function submit(app: App, definition: unknown, headers: Record<string, string> = {}): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/workflows', payload: definition as object, headers });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as string;
+}
+
+export async function start(app: App, workflowId: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await app.inject({ method: 'POST', url: `/api/workflows/${workflowId}/runs`, headers, ...(body === undefined ? {} : { payload: body as object }) });
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json<{ jobId: string; statusUrl: string }>();
+}
+
+/** A poll body as the tests read it: loosely, field by field, against DESIGN §6. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunBody = any;
+
+export async function poll(app: App, statusUrl: string, headers: Record<string, string> = {}): Promise<RunBody> {
+  const res = await app.inject({ method: 'GET', url: statusUrl, headers });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<RunBody>();
+}
+
+/** Polls until the run satisfies `done` (yielding an event-loop turn between polls; no sleeping). */
+export async function pollUntil(app: App, statusUrl: string, done: (run: RunBody) => boolean, headers: Record<string, string> = {}): Promise<RunBody> {
+  for (let attempt = 0; attempt < 2_000; attempt += 1) {
+    const run = await poll(app, statusUrl, headers);
+    if (done(run)) return run;
+    await nextTurn();
+  }
+  throw new Error(`run at ${statusUrl} never reached the expected state`);
+}
+
+export const isFinal = (run: { status: string }) => ['Succeeded', 'Failed', 'Cancelled'].includes(run.status);
+export const statusIs = (status: string) => (run: { status: string }) => run.status === status;
+
+export async function until(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 2_000 && !condition(); attempt += 1) await nextTurn();
+  expect(condition()).toBe(true);
+}
+
+/** A chat model whose every call waits until the test releases it (or the call is aborted). */
+export function heldModel() {
+  const calls: Array<{ request: ChatRequest; release: (text: string) => void }> = [];
+  const model: ChatModel = {
+    specificationVersion: 'portcullis-chat-v1',
+    provider: 'Scripted',
+    modelId: 'held',
+    stream: (request) => held(request),
+  };
+  async function* held(request: ChatRequest): AsyncGenerator<ChatStreamPart> {
+    let release!: (text: string) => void;
+    const text = new Promise<string>((resolve, reject) => {
+      release = resolve;
+      request.signal.addEventListener('abort', () => reject(new ChatModelError('aborted', 'The chat model request was cancelled.')), { once: true });
+    });
+    calls.push({ request, release });
+    yield { type: 'text-delta', delta: await text };
+    yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2 } };
+  }
+  return { model, calls };
+}
