@@ -28,6 +28,9 @@ import { ConcurrencySlots } from './platform/rate-limit/index.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
 import { McpServerManager } from './tools/mcp/index.js';
 import { ParameterValidator, ToolGovernor, ToolRegistry, registerToolRoutes } from './tools/index.js';
+import { registerWorkflows } from './workflows/index.js';
+import { registerEvals } from './evals/index.js';
+import { registerBundles } from './bundles/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -143,8 +146,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   };
   // Feature families (each registers its routes, stores and sweepers):
   // features:start
+  await registerBundles(app, context);
+  await registerEvals(app, context);
+  await registerWorkflows(app, context);
   // features:end
-  void context;
 
   return app;
 }

@@ -3,6 +3,7 @@
 // and turns the command's result into the exit code (0 clean, 1 refused config, 2 bad usage).
 import { runServe } from './serve.js';
 import { runDevIdp, runToken } from './dev-idp/index.js';
+import { runBundle } from './bundle-pack/index.js';
 import { USAGE, type CommandIo } from './cli-io.js';
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
@@ -11,6 +12,7 @@ const commands: Readonly<Record<string, Command>> = {
   serve: runServe,
   'dev-idp': (args, io) => runDevIdp(args, io),
   token: (args, io) => runToken(args, io),
+  bundle: (args, io) => runBundle(args, io),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -70,7 +70,7 @@ describe('progress stream', () => {
     const run = await runWaitingOnModel('watch', toolStep('a'), toolStep('b'));
     const stream = await attach(base, streamPath(run.statusUrl));
     expect(stream.res.status).toBe(200);
-    expect(stream.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(stream.res.headers.get('content-type')).toBe('text/event-stream');
     expect(stream.res.headers.get('cache-control')).toBe('no-cache');
     expect(stream.res.headers.get('x-accel-buffering')).toBe('no');
     await until(() => stream.frames.length === 1);

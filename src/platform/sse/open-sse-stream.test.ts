@@ -74,7 +74,7 @@ describe('openSseStream', () => {
     const { client, stream } = await connect({ headers: { 'x-run-id': 'r1' } });
     expect(client.response.statusCode).toBe(200);
     expect(client.response.headers).toMatchObject({
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
       connection: 'keep-alive',

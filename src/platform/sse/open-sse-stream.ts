@@ -32,7 +32,7 @@ export interface SseStream {
 }
 
 const sseHeaders: Readonly<Record<string, string>> = {
-  'content-type': 'text/event-stream; charset=utf-8',
+  'content-type': 'text/event-stream',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
   connection: 'keep-alive',

@@ -1,0 +1,18 @@
+// Public surface of the bundle plane: the composition entry point and the types other features
+// (evals) may need. Archive staging and manifests have their own index files.
+export { registerBundles } from './register-bundles.js';
+export { BundleService, type ReceiveArchive } from './service.js';
+export type { BundleFrame, RunFrame } from './bundle-frame.js';
+export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, NO_CHAT_MODEL_ERROR } from './run-errors.js';
+export { AgentRuntime, MAX_DELEGATION_DEPTH } from './agent-runtime.js';
+export { HostAgents, type HostAgent } from './host-agents.js';
+export {
+  RunBundleRequestSchema,
+  BundleRunResponseSchema,
+  StartRunResponseSchema,
+  RegisterBundleResponseSchema,
+  type RunBundleRequest,
+  type BundleRunResponse,
+  type StartRunResponse,
+  type RegisterBundleResponse,
+} from './schemas.js';

@@ -1,0 +1,206 @@
+// HTTP edge of the bundle plane (SPEC.md "Bundles"): the five routes, the master toggle (403 before
+// anything else once authenticated, so a disabled host also spends no rate-limit permits), the
+// multipart upload streamed to disk, and the SSE stream that drives a reserved run. Validates, calls
+// the service, maps the result; nothing here decides policy.
+import multipart from '@fastify/multipart';
+import type { FastifyBaseLogger, FastifyContextConfig } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { principalOf, problemResponses, type App } from '../platform/http/index.js';
+import type { RateLimitPolicy } from '../platform/config/types.js';
+import { isProblemError, ProblemError } from '../platform/problems/index.js';
+import { isSseAbortError, openSseStream } from '../platform/sse/index.js';
+import { ArchiveRejected, archiveGuardDetail } from './archive/index.js';
+import { meterRequestBody } from './body-meter.js';
+import { bundlesDisabled, uploadFieldMissing } from './problems.js';
+import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './receive-upload.js';
+import type { RunStream } from './run-stream.js';
+import {
+  BundleRunResponseSchema,
+  HandleParamsSchema,
+  RegisterBundleBodySchema,
+  RegisterBundleResponseSchema,
+  RunBundleRequestSchema,
+  RunParamsSchema,
+  StartRunResponseSchema,
+} from './schemas.js';
+import type { BundleService } from './service.js';
+
+export interface BundleRoutesOptions {
+  readonly service: BundleService;
+  readonly enabled: boolean;
+  readonly maxArchiveBytes: number;
+  /** Interval of SSE heartbeat comments. */
+  readonly heartbeatMs?: number;
+}
+
+const TAGS = ['Bundles'];
+
+export async function registerBundleRoutes(app: App, options: BundleRoutesOptions): Promise<void> {
+  const { service, enabled, maxArchiveBytes } = options;
+  // A disabled host refuses before anything is counted or read.
+  const limited = (policy: RateLimitPolicy): FastifyContextConfig => (enabled ? { rateLimit: policy } : {});
+  const streams = new Set<Promise<void>>();
+
+  await app.register(async (scope: App) => {
+    scope.addHook('onRequest', async () => {
+      if (!enabled) throw bundlesDisabled();
+    });
+    // Shutdown: every live run is cancelled and each open stream ends with RUN_ERROR before the
+    // server drops its connections.
+    scope.addHook('preClose', async () => {
+      await service.shutdown();
+      await Promise.all([...streams]);
+    });
+
+    await scope.register(async (upload: App) => {
+      await upload.register(multipart, {
+        throwFileSizeLimit: false,
+        limits: { fileSize: maxArchiveBytes + 1, files: 1, fields: 16, fieldSize: 1024, parts: 32, headerPairs: 64 },
+      });
+      upload.post(
+        '/api/bundles',
+        {
+          config: limited('bundles-register'),
+          // Documented here; the multipart body is read by the handler, as a stream.
+          validatorCompiler: () => () => true,
+          schema: {
+            summary: 'Upload a bundle (zip) and receive a short-lived handle.',
+            tags: TAGS,
+            consumes: ['multipart/form-data'],
+            body: RegisterBundleBodySchema,
+            response: { 201: RegisterBundleResponseSchema, ...problemResponses(400, 401, 403, 429, 500) },
+          },
+        },
+        async (request, reply) => {
+          const principal = principalOf(request);
+          if (!request.isMultipart()) throw uploadFieldMissing();
+          const declared = Number(request.headers['content-length']);
+          if (Number.isFinite(declared) && declared > maxArchiveBytes + MULTIPART_ENVELOPE_BYTES) {
+            reply.header('connection', 'close');
+            throw new ProblemError('validation-failed', archiveGuardDetail('too-large'));
+          }
+          const registered = await service.register(principal, async (target) => {
+            const pending = request.file();
+            const body = meterRequestBody(request.raw, maxArchiveBytes + MULTIPART_ENVELOPE_BYTES, () => new ArchiveRejected('too-large'));
+            try {
+              const part = await pending.catch((cause: unknown) => {
+                throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause });
+              });
+              if (part === undefined || part.fieldname !== 'file') throw uploadFieldMissing();
+              await receiveUpload({ file: part.file, target, maxArchiveBytes, body }).catch((cause: unknown) => {
+                if (cause instanceof ArchiveRejected || isProblemError(cause) || hasSyscall(cause)) throw cause;
+                throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause });
+              });
+              return part.filename === '' ? undefined : part.filename;
+            } catch (error) {
+              // The rest of the body is not read: the connection cannot be reused.
+              reply.header('connection', 'close');
+              throw error;
+            } finally {
+              body.stop();
+            }
+          });
+          return reply.code(201).header('location', `/api/bundles/${encodeURIComponent(registered.handle)}`).send(registered);
+        },
+      );
+    });
+
+    scope.delete(
+      '/api/bundles/:handle',
+      {
+        config: limited('bundles-delete'),
+        schema: {
+          summary: 'Delete a handle (idempotent and non-disclosing: always 204).',
+          tags: TAGS,
+          params: HandleParamsSchema,
+          response: { 204: { type: 'null', description: 'Deleted, or nothing to delete.' }, ...problemResponses(400, 401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        await service.deleteHandle(principalOf(request), request.params.handle);
+        return reply.code(204).send(null);
+      },
+    );
+
+    scope.post(
+      '/api/bundles/:handle/runs',
+      {
+        config: limited('bundles-runs'),
+        schema: {
+          summary: 'Start a run (a multi-turn conversation) against a handle, in the background or reserved for a stream.',
+          tags: TAGS,
+          params: HandleParamsSchema,
+          body: RunBundleRequestSchema,
+          response: { 202: StartRunResponseSchema, ...problemResponses(400, 401, 403, 404, 429, 500) },
+        },
+      },
+      async (request, reply) => {
+        const started = await service.startRun(principalOf(request), request.params.handle, request.body);
+        return reply.code(202).header('location', started.statusUrl).send(started);
+      },
+    );
+
+    scope.get(
+      '/api/bundles/:handle/runs/:jobId',
+      {
+        config: limited('bundles-poll'),
+        schema: {
+          summary: 'Poll a run (readable only by its starting caller, under the same handle).',
+          tags: TAGS,
+          params: RunParamsSchema,
+          response: { 200: BundleRunResponseSchema, ...problemResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => service.getRun(principalOf(request), request.params.handle, request.params.jobId),
+    );
+
+    scope.get(
+      '/api/bundles/:handle/runs/:jobId/stream',
+      {
+        schema: {
+          summary: 'Open the AG-UI event stream of a run reserved for streaming; opening drives the run, closing cancels it.',
+          tags: TAGS,
+          params: RunParamsSchema,
+          produces: ['text/event-stream'],
+          response: {
+            200: { description: 'text/event-stream of `data: <json>` frames (SPEC.md "Bundle stream frames").', type: 'string' },
+            ...problemResponses(401, 403, 404, 409, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const stream = await service.openStream(principalOf(request), request.params.handle, request.params.jobId);
+        reply.hijack();
+        const pumping = pumpFrames(reply.raw, stream, request.log, options.heartbeatMs).finally(() => streams.delete(pumping));
+        streams.add(pumping);
+        await pumping;
+      },
+    );
+  });
+}
+
+/** Writes the run's frames until its terminal frame; a connection that goes away cancels the run. */
+async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBaseLogger, heartbeatMs?: number): Promise<void> {
+  const sse = openSseStream(res, {
+    ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
+    onError: (err) => log.debug({ err }, 'bundle stream write failed'),
+  });
+  const onEnd = (): void => {
+    const reason: unknown = sse.signal.reason;
+    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel();
+  };
+  sse.signal.addEventListener('abort', onEnd, { once: true });
+  try {
+    for await (const { event } of stream.frames(sse.signal)) {
+      if (!sse.send(event)) break;
+    }
+  } finally {
+    sse.signal.removeEventListener('abort', onEnd);
+    sse.close();
+    stream.release();
+  }
+}
+
+function hasSyscall(error: unknown): boolean {
+  return typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
+}

@@ -1,0 +1,103 @@
+// Request and response schemas of the bundle routes (SPEC.md "Resources"): they validate, type the
+// handlers and feed the OpenAPI document. Response schemas list every field, so nothing else (the
+// envelope, the seed messages) can ever be serialised into a body.
+import { Type, type Static } from 'typebox';
+
+export const MAX_USER_MESSAGES = 100;
+export const MAX_TURNS = 100;
+export const DEFAULT_MAX_TURNS = 10;
+export const MAX_CONVERSATION_ID_LENGTH = 200;
+
+export const RegisterBundleResponseSchema = Type.Object(
+  {
+    handle: Type.String({ description: 'Opaque handle.' }),
+    expiresAt: Type.String({ format: 'date-time', description: 'Earliest instant the handle expires; the TTL slides, so this is a floor.' }),
+  },
+  { $id: 'RegisterBundleResponse' },
+);
+
+export const RegisterBundleBodySchema = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'The zip archive (non-empty, within MaxArchiveBytes).' }) },
+  { description: 'multipart/form-data with the archive in the field `file`.' },
+);
+
+export const RunBundleRequestSchema = Type.Object(
+  {
+    userMessages: Type.Array(
+      Type.String({ minLength: 1, pattern: '\\S', description: 'One turn per message; none empty or blank.' }),
+      {
+        minItems: 1,
+        maxItems: MAX_USER_MESSAGES,
+        description: 'Without conversationId the whole conversation; with it, appended to it.',
+      },
+    ),
+    maxTurns: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_TURNS, default: DEFAULT_MAX_TURNS, description: 'Bounds the turns of this run only.' }),
+    ),
+    conversationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CONVERSATION_ID_LENGTH,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'Caller-chosen, created on first use, owned by its first user; runs naming it are serialised.',
+      }),
+    ),
+    stream: Type.Optional(Type.Boolean({ default: false, description: 'True reserves the run for a live stream.' })),
+  },
+  { $id: 'RunBundleRequest', additionalProperties: false },
+);
+
+export const StartRunResponseSchema = Type.Object(
+  {
+    jobId: Type.String({ description: 'Opaque run id.' }),
+    statusUrl: Type.String({ description: 'Relative URL of the poll endpoint.' }),
+    streamUrl: Type.Union([Type.String(), Type.Null()], { description: 'Relative URL of the SSE feed; present only when `stream` was true.' }),
+  },
+  { $id: 'StartRunResponse' },
+);
+
+export const BundleRunOutcomeResponseSchema = Type.Object(
+  {
+    conversationSucceeded: Type.Boolean({ description: 'The conversation’s own outcome.' }),
+    finalResponse: Type.String({ description: 'Empty when no turn produced one.' }),
+    turnCount: Type.Integer(),
+    totalToolInvocations: Type.Integer(),
+    budgetExhausted: Type.Boolean({ default: false, description: 'Stopped early on the lifetime token budget (graceful).' }),
+    conversationError: Type.Union([Type.String(), Type.Null()], { description: 'Reason when conversationSucceeded is false.' }),
+  },
+  { description: 'BundleRunOutcomeResponse' },
+);
+
+export const RunUsageSchema = Type.Object(
+  { inputTokens: Type.Integer(), outputTokens: Type.Integer() },
+  { description: 'Tokens the run spent (sub-agents included); beside SPEC.md’s fields, never input.' },
+);
+
+export const RunStatusSchema = Type.Union(
+  [Type.Literal('Queued'), Type.Literal('Running'), Type.Literal('Succeeded'), Type.Literal('Failed')],
+  { description: 'Serialised as its name.' },
+);
+
+export const BundleRunResponseSchema = Type.Object(
+  {
+    jobId: Type.String(),
+    status: RunStatusSchema,
+    error: Type.Union([Type.String(), Type.Null()], { description: 'Stable caller-safe reason when the run failed; never a raw exception.' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Null while Queued.' }),
+    completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Null until terminal.' }),
+    result: Type.Union([BundleRunOutcomeResponseSchema, Type.Null()], { description: 'Present once Succeeded.' }),
+    usage: Type.Optional(RunUsageSchema),
+  },
+  { $id: 'BundleRunResponse' },
+);
+
+export const HandleParamsSchema = Type.Object({ handle: Type.String() });
+export const RunParamsSchema = Type.Object({ handle: Type.String(), jobId: Type.String() });
+
+export type RegisterBundleResponse = Static<typeof RegisterBundleResponseSchema>;
+export type RunBundleRequest = Static<typeof RunBundleRequestSchema>;
+export type StartRunResponse = Static<typeof StartRunResponseSchema>;
+export type BundleRunOutcomeResponse = Static<typeof BundleRunOutcomeResponseSchema>;
+export type BundleRunResponse = Static<typeof BundleRunResponseSchema>;
+export type RunStatus = Static<typeof RunStatusSchema>;

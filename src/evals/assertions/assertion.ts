@@ -1,0 +1,44 @@
+// The assertion types of DESIGN.md §7, as parsed from a dataset: each carries what it needs to be
+// checked (a compiled pattern, a compiled schema). `severity: warn` turns a failure into a warning.
+import type { ValidateFunction } from 'ajv';
+
+export const ASSERTION_TYPES = [
+  'equals',
+  'contains',
+  'icontains',
+  'not-contains',
+  'regex',
+  'is-json',
+  'json-schema',
+  'tool-called',
+  'max-latency-ms',
+  'max-cost-usd',
+  'llm-rubric',
+] as const;
+
+export type AssertionType = (typeof ASSERTION_TYPES)[number];
+export type Severity = 'error' | 'warn';
+
+export type Assertion = { readonly severity: Severity } & (
+  | { readonly type: 'equals'; readonly value: unknown }
+  | { readonly type: 'contains' | 'icontains' | 'not-contains'; readonly value: string }
+  | { readonly type: 'regex'; readonly value: string; readonly pattern: RegExp }
+  | { readonly type: 'is-json' }
+  | { readonly type: 'json-schema'; readonly validate: ValidateFunction }
+  | { readonly type: 'tool-called'; readonly value: string }
+  | { readonly type: 'max-latency-ms' | 'max-cost-usd'; readonly value: number }
+  | { readonly type: 'llm-rubric'; readonly value: string }
+);
+
+/** What one case execution produced, as the assertions see it. */
+export interface Observation {
+  /** The final response of the last turn (redacted by the agent runtime). */
+  readonly output: string;
+  /** Catalog names of every tool the model asked for, lower-cased. */
+  readonly toolsCalled: ReadonlySet<string>;
+  readonly latencyMs: number;
+  /** Dollar cost of the subject's conversation (grading excluded). */
+  readonly costUsd: number;
+}
+
+export type AssertionVerdict = { readonly passed: true; readonly reason?: string } | { readonly passed: false; readonly reason: string };

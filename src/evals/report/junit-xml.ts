@@ -1,0 +1,58 @@
+// The finished run as JUnit XML (GET /api/evals/runs/{jobId}/report.xml), so CI systems can show it:
+// one <testsuite> per dataset, one <testcase> per case × repeat. Failed error-severity assertions are a
+// <failure>, an errored case is an <error>, warnings and llm-rubric reasons go to <system-out>. Every
+// text that came from a model was redacted when the results were filed.
+import type { CaseResult } from '../runner/case-execution.js';
+import { xmlAttribute, xmlText } from './xml-text.js';
+
+export interface JunitRun {
+  readonly jobId: string;
+  readonly datasets: readonly string[];
+  readonly repeats: number;
+  readonly cases: readonly CaseResult[];
+  readonly durationMs: number;
+}
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+export function junitXml(run: JunitRun): string {
+  const suites = run.datasets.map((name) => testSuite(name, run.cases.filter((c) => c.dataset === name), run.repeats));
+  const failures = run.cases.filter((c) => c.outcome === 'failed').length;
+  const errors = run.cases.filter((c) => c.outcome === 'errored').length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlAttribute(`portcullis eval ${run.jobId}`)}" tests="${run.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(run.durationMs)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function testSuite(name: string, cases: readonly CaseResult[], repeats: number): string {
+  const failures = cases.filter((c) => c.outcome === 'failed').length;
+  const errors = cases.filter((c) => c.outcome === 'errored').length;
+  const time = cases.reduce((sum, c) => sum + c.latencyMs, 0);
+  const open = `  <testsuite name="${xmlAttribute(name)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(time)}">`;
+  return [open, ...cases.map((c) => testCase(c, repeats)), '  </testsuite>'].join('\n');
+}
+
+function testCase(result: CaseResult, repeats: number): string {
+  const name = repeats > 1 ? `${result.caseId} [repeat ${result.repeat}/${repeats}]` : result.caseId;
+  const open = `    <testcase classname="${xmlAttribute(result.dataset)}" name="${xmlAttribute(name)}" time="${seconds(result.latencyMs)}"`;
+  const body: string[] = [];
+  if (result.outcome === 'errored') {
+    body.push(`      <error type="errored" message="${xmlAttribute(result.error ?? 'errored')}"/>`);
+  }
+  const failed = result.assertions.filter((a) => !a.passed && a.severity === 'error');
+  if (failed.length > 0) {
+    const [first] = failed;
+    const lines = failed.map((a) => `${a.type}: ${a.reason ?? 'failed'}`);
+    const text = [...lines, '', 'Output:', result.outputExcerpt].join('\n');
+    body.push(`      <failure type="${xmlAttribute(first?.type ?? 'assertion')}" message="${xmlAttribute(`${first?.type}: ${first?.reason ?? 'failed'}`)}">${xmlText(text)}</failure>`);
+  }
+  const notes = result.assertions
+    .filter((a) => (!a.passed && a.severity === 'warn') || (a.passed && a.reason !== null))
+    .map((a) => `${a.passed ? 'note' : 'warning'} ${a.type}: ${a.reason ?? ''}`);
+  if (notes.length > 0) body.push(`      <system-out>${xmlText(notes.join('\n'))}</system-out>`);
+  return body.length === 0 ? `${open}/>` : [`${open}>`, ...body, '    </testcase>'].join('\n');
+}

@@ -1,0 +1,37 @@
+// The poll body (DESIGN.md §7) of an active or a filed run. Counts, verdict, duration, cost and the
+// report appear once Succeeded; `datasets` is empty and `report` absent once the submission was
+// reclaimed. Per-case results never appear here.
+import type { ActiveRun, FiledRun, RunDetails } from './eval-run.js';
+import type { EvalRunResponse } from './schemas.js';
+
+export function activeRunResponse(run: ActiveRun): EvalRunResponse {
+  return {
+    jobId: run.jobId,
+    status: run.status,
+    createdAt: iso(run.createdAt),
+    startedAt: run.startedAt === null ? null : iso(run.startedAt),
+    completedAt: null,
+    datasets: run.datasets.map((d) => d.name),
+  };
+}
+
+export function filedRunResponse(run: FiledRun, details: RunDetails | undefined): EvalRunResponse {
+  return {
+    jobId: run.jobId,
+    status: run.status,
+    createdAt: iso(run.createdAt),
+    startedAt: run.startedAt === null ? null : iso(run.startedAt),
+    completedAt: iso(run.completedAt),
+    ...(run.outcome === null ? {} : run.outcome),
+    datasets: details === undefined ? [] : [...details.datasets],
+    ...(details?.report ? { report: details.report } : {}),
+  };
+}
+
+export function statusUrl(jobId: string): string {
+  return `/api/evals/runs/${encodeURIComponent(jobId)}`;
+}
+
+function iso(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}

@@ -1,0 +1,51 @@
+// Executes a whole run: resolves each dataset's subject once, then every case × repeat through one
+// pool of `parallelism` slots. Results come back in plan order whatever order they finished in.
+import type { ConversationLimits } from '../../agent/index.js';
+import type { ManifestLog } from '../../bundles/manifest/index.js';
+import type { ChatModel } from '../../models/index.js';
+import type { Clock, IdGenerator } from '../../platform/clock/index.js';
+import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { Dataset } from '../datasets/dataset.js';
+import type { Pricing } from '../report/cost.js';
+import type { CaseExecution, CaseResult } from './case-execution.js';
+import type { ToolPlane } from './create-tool-executor.js';
+import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
+import { runCase } from './run-case.js';
+import { runPool } from './run-pool.js';
+
+const SUBJECT_TIMEOUT_MS = 30_000;
+
+export interface EvaluationInput {
+  readonly ownerId: string;
+  readonly envelope: ResolvedEnvelope;
+  readonly datasets: readonly Dataset[];
+  readonly executions: readonly CaseExecution[];
+  readonly parallelism: number;
+}
+
+export interface EvaluationHost {
+  readonly model: ChatModel | null;
+  readonly plane: ToolPlane;
+  readonly agentDiscoveryPaths: readonly string[];
+  readonly limits: ConversationLimits;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly pricing: Pricing;
+  readonly hostSignal: AbortSignal;
+  readonly log: ManifestLog & { warn(details: object, message: string): void };
+}
+
+export async function runEvaluation(input: EvaluationInput, host: EvaluationHost): Promise<CaseResult[]> {
+  const subjects = new Map<string, ResolvedSubject>();
+  for (const dataset of input.datasets) {
+    const signal = AbortSignal.any([host.hostSignal, AbortSignal.timeout(SUBJECT_TIMEOUT_MS)]);
+    const sources = { registry: host.plane.registry, agentDiscoveryPaths: host.agentDiscoveryPaths, log: host.log };
+    subjects.set(dataset.name, await resolveSubject(dataset.subject, input.envelope, sources, signal));
+  }
+  const results: CaseResult[] = new Array<CaseResult>(input.executions.length);
+  await runPool(input.executions, input.parallelism, async (execution, index) => {
+    const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
+    results[index] = await runCase(execution, { ...host, subject, ownerId: input.ownerId });
+  });
+  return results;
+}

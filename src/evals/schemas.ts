@@ -1,0 +1,99 @@
+// Request/response schemas of the eval routes (SPEC.md "Eval resources", DESIGN.md §7): they validate,
+// type the handlers and produce the OpenAPI entries. Field names are DESIGN §7's, exactly.
+import { Type, type Static } from 'typebox';
+
+export const EVAL_RUN_STATUSES = ['Queued', 'Running', 'Succeeded', 'Failed', 'Cancelled'] as const;
+export const VERDICTS = ['Pass', 'Warn', 'Fail'] as const;
+
+export const EvalDatasetsResponseSchema = Type.Object(
+  {
+    datasets: Type.Array(Type.String(), {
+      description: 'File names directly inside a configured root, without extension; sorted, not recursive. Empty when no roots.',
+    }),
+  },
+  { $id: 'EvalDatasetsResponse' },
+);
+
+export const StartEvalRunRequestSchema = Type.Object(
+  {
+    datasets: Type.Array(Type.String(), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Dataset names (never paths), as GET /api/evals/datasets lists them.',
+    }),
+    repeats: Type.Optional(Type.Integer({ minimum: 1, description: 'Executions of every case (default 1, at most Evaluation:MaxRepeats).' })),
+    parallelism: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Concurrent case executions, repeats included (default 4, at most Evaluation:MaxParallelism).' }),
+    ),
+    tagFilter: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'A case runs when it has any of these tags.' }),
+    ),
+    failRateThreshold: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'Verdict is Fail when (failed + errored) / total exceeds it (default 0).' }),
+    ),
+  },
+  { $id: 'StartEvalRunRequest', additionalProperties: false },
+);
+
+export const StartEvalRunResponseSchema = Type.Object(
+  { jobId: Type.String(), statusUrl: Type.String({ description: 'Relative URL of the poll endpoint.' }) },
+  { $id: 'StartEvalRunResponse' },
+);
+
+const Tally = {
+  passed: Type.Integer(),
+  failed: Type.Integer(),
+  warned: Type.Integer(),
+  errored: Type.Integer(),
+};
+
+export const EvalReportSchema = Type.Object(
+  {
+    failRate: Type.Number({ description: '(failed + errored) / total.' }),
+    failRateThreshold: Type.Number(),
+    repeats: Type.Integer(),
+    byDataset: Type.Array(Type.Object({ name: Type.String(), ...Tally })),
+    byTag: Type.Array(Type.Object({ tag: Type.String(), ...Tally })),
+    tokens: Type.Object({ input: Type.Integer(), output: Type.Integer() }, { description: 'Subject conversations and llm-rubric grading.' }),
+    flakyCases: Type.Integer({ description: 'Cases whose repeats neither all passed nor all failed.' }),
+    passAtK: Type.Number({ description: 'pass^k: the share of cases that passed in every one of their k repeats (warnings pass).' }),
+  },
+  { description: 'Absent until Succeeded and once the submission was reclaimed.' },
+);
+
+export const EvalRunResponseSchema = Type.Object(
+  {
+    jobId: Type.String(),
+    status: Type.Union([
+      Type.Literal('Queued'),
+      Type.Literal('Running'),
+      Type.Literal('Succeeded'),
+      Type.Literal('Failed'),
+      Type.Literal('Cancelled'),
+    ]),
+    createdAt: Type.String({ format: 'date-time' }),
+    startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    counts: Type.Optional(Type.Object({ ...Tally, total: Type.Integer() }, { description: 'Once Succeeded; a case counts once per repeat.' })),
+    verdict: Type.Optional(Type.Union([Type.Literal('Pass'), Type.Literal('Warn'), Type.Literal('Fail')])),
+    durationMs: Type.Optional(Type.Integer()),
+    costUsd: Type.Optional(Type.Number({ description: 'From ChatModel:Pricing.' })),
+    datasets: Type.Array(Type.String(), { description: 'Empty once the run’s submission was reclaimed.' }),
+    report: Type.Optional(EvalReportSchema),
+  },
+  { $id: 'EvalRunResponse' },
+);
+
+export const CancelEvalRunResponseSchema = Type.Object(
+  { stopped: Type.Boolean({ description: 'True: cancelled before it started. False: already executing; it runs to completion.' }) },
+  { $id: 'CancelEvalRunResponse' },
+);
+
+export const EvalJobParamsSchema = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 256 }) });
+
+export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
+export type Verdict = (typeof VERDICTS)[number];
+export type StartEvalRunRequest = Static<typeof StartEvalRunRequestSchema>;
+export type EvalReport = Static<typeof EvalReportSchema>;
+export type EvalRunResponse = Static<typeof EvalRunResponseSchema>;
+export type CancelEvalRunResponse = Static<typeof CancelEvalRunResponseSchema>;
