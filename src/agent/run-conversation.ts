@@ -13,7 +13,7 @@
 //   anything else thrown (a bug) propagates.
 import { ChatModelError, type ChatMessage, type ChatRequest } from '../models/index.js';
 import { redactText } from '../platform/redaction/index.js';
-import { abortError, throwIfAborted } from './abortable.js';
+import { abortReason as abortError, throwIfAborted } from '../platform/abort/index.js';
 import type { ConversationInput } from './conversation-input.js';
 import type { ConversationOutcome } from './conversation-outcome.js';
 import { MODEL_CALL_LIMIT_ERROR } from './conversation-errors.js';

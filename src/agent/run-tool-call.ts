@@ -4,7 +4,7 @@
 // text the model is told. Returns that text.
 import { redactText } from '../platform/redaction/index.js';
 import type { IdGenerator } from '../platform/clock/index.js';
-import { abortError, throwIfAborted, untilAborted } from './abortable.js';
+import { abortReason as abortError, throwIfAborted, untilAborted } from '../platform/abort/index.js';
 import type { AgentEvent } from './agent-event.js';
 import type { AgentTool } from './agent-tool.js';
 import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool.js';

@@ -4,7 +4,7 @@
 // message first, so every TEXT_MESSAGE_START has its END, and then propagates.
 import type { ChatModel, ChatRequest, ChatStreamPart, ModelToolCall, TokenUsage } from '../models/index.js';
 import type { IdGenerator } from '../platform/clock/index.js';
-import { abortError, untilAborted } from './abortable.js';
+import { abortReason as abortError, untilAborted } from '../platform/abort/index.js';
 import type { AgentEvent } from './agent-event.js';
 import { TextMessageRelay } from './text-message-relay.js';
 

@@ -17,7 +17,7 @@ import { createMcpTool } from './create-mcp-tool.js';
 import { createMcpTransport } from './create-mcp-transport.js';
 import type { McpLog } from './mcp-log.js';
 import { mcpToolDescriptor, type McpAnnotationOverrides } from './mcp-tool-descriptor.js';
-import { raceSignal } from './race-signal.js';
+import { untilAborted as raceSignal } from '../../platform/abort/index.js';
 import { ReconnectBackoff } from './reconnect-backoff.js';
 import { selectCallableTools } from './select-callable-tools.js';
 import { toolResultFromMcp } from './tool-result-from-mcp.js';

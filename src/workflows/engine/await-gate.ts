@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock/index.js';
 import type { OpenGate } from './gate-keeper.js';
 import type { GateDecision } from './step-runner.js';
 import type { Timers } from './timers.js';
-import { untilAborted } from './until-aborted.js';
+import { untilAborted } from '../../platform/abort/index.js';
 
 export async function awaitGate(
   gate: OpenGate,

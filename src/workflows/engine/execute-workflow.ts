@@ -15,7 +15,7 @@ import { RunActivity } from './run-activity.js';
 import { STEP_CANCELLED, STEP_STOPPED, STEP_UNEXPECTED } from './step-errors.js';
 import type { ApprovalRequest, GateDecision, GraphOutcome, SettledStep, StepContext, StepOutcome, StepRunners } from './step-runner.js';
 import type { Timers } from './timers.js';
-import { abortReason } from './until-aborted.js';
+import { abortReason } from '../../platform/abort/index.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
 
 export interface EngineOptions {

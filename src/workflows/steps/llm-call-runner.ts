@@ -4,7 +4,7 @@ import { ChatModelError, type ChatMessage, type ChatModel } from '../../models/i
 import { renderText } from '../definition/render-template.js';
 import type { LlmCallConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
-import { untilAborted } from '../engine/until-aborted.js';
+import { untilAborted } from '../../platform/abort/index.js';
 import { MODEL_CALL_FAILED, NO_CHAT_MODEL } from './step-failures.js';
 import { templateScope } from './template-scope.js';
 

@@ -6,6 +6,7 @@ import { normalizeHost } from './normalize-host.js';
 import type { HostLookup } from './host-lookup.js';
 import { parseIpAddress } from './ip-address.js';
 import { isRestrictedAddress } from './is-restricted-address.js';
+import { untilAborted } from '../../../platform/abort/index.js';
 
 export type TargetRefusal = 'scheme' | 'credentials' | 'not-allowed' | 'restricted' | 'unresolved';
 
@@ -24,7 +25,7 @@ export async function vetTarget(url: URL, allowlist: HostAllowlist, lookup: Host
 
   let resolved;
   try {
-    resolved = await abortable(lookup(host), signal);
+    resolved = await untilAborted(lookup(host), signal);
   } catch (error) {
     if (signal.aborted) throw error;
     return { ok: false, refusal: 'unresolved' };
@@ -37,22 +38,4 @@ export async function vetTarget(url: URL, allowlist: HostAllowlist, lookup: Host
   const [first] = addresses;
   if (first?.ip === undefined) return { ok: false, refusal: 'unresolved' };
   return { ok: true, host, address: first.address.split('%', 1)[0] ?? first.address, family: first.ip.family };
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

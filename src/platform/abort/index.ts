@@ -1,0 +1,1 @@
+export { abortReason, throwIfAborted, untilAborted } from './until-aborted.js';
