@@ -65,6 +65,11 @@ describe('problem documents', () => {
     expect(res.json()).toMatchObject({ title: 'Method not allowed', status: 405 });
   });
 
+  it('reads an empty JSON body as no body, so a wrong method still answers 405', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/tools', headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(405);
+  });
+
   it('refuses a 10,000-deep JSON body with 400, not 500', async () => {
     const body = '['.repeat(10_000) + ']'.repeat(10_000);
     const res = await t.app.inject({

@@ -27,8 +27,9 @@ export function jsonDepth(text: string, stopAbove = Number.POSITIVE_INFINITY): n
   return max;
 }
 
+/** An empty body parses as "no body": routes that need one refuse it through their schema. */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') throw new ProblemError('validation-failed', 'The request body is empty; a JSON document was expected.');
+  if (text.trim() === '') return undefined;
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     throw new ProblemError('validation-failed', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
