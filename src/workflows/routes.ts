@@ -234,6 +234,11 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       reply.hijack();
       const sse = openSseStream(reply.raw, {
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+        // The sink waits for 'drain' before every frame, so the unsent buffer never holds more than
+        // one frame beyond the socket's high-water mark. A SNAPSHOT of a large run (up to MaxSteps
+        // step outputs) can alone exceed the platform's default 1 MiB, which would drop the watcher
+        // before its first frame; SPEC.md: "First frame is always SNAPSHOT".
+        maxBufferedBytes: Number.MAX_SAFE_INTEGER,
         onError: (err) => logDebug(request.log, err),
       });
       const serving = serveProgressStream(run, sseFrameSink(sse, reply.raw), {

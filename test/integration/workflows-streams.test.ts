@@ -97,6 +97,17 @@ describe('progress stream', () => {
     expect(stream.frames).toEqual([{ id: '3', data: expect.objectContaining({ type: 'SNAPSHOT', status: 'Succeeded', isTerminal: true, sequence: 3 }) }]);
   });
 
+  it('sends the SNAPSHOT first even when it alone is larger than 1 MiB', async () => {
+    const run = await runWaitingOnModel('bulky');
+    run.release('x'.repeat(1_500_000));
+    await pollUntil(t.app, run.statusUrl, isFinal);
+    const stream = await attach(base, streamPath(run.statusUrl));
+    await stream.ended;
+    expect(stream.types()).toEqual(['SNAPSHOT']);
+    expect(stream.frames[0]!.data).toMatchObject({ status: 'Succeeded', isTerminal: true });
+    expect((stream.frames[0]!.data.steps as Array<{ output: string }>)[0]!.output).toHaveLength(1_500_000);
+  });
+
   it('closes with PARKED at a gate; a Blocked run gets SNAPSHOT then PARKED; after approval a re-attach follows it to FINISHED', async () => {
     const run = await runWaitingOnModel('parking', gateStep('gate', 'Go?'), toolStep('after'));
     const live = await attach(base, streamPath(run.statusUrl));
