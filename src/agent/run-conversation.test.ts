@@ -443,6 +443,15 @@ describe('runConversation: budget, model failures and cancellation', () => {
     await expectValidStream(events);
   });
 
+  it('keeps the previous turn’s response when a later turn stops on the budget before answering', async () => {
+    const costs = (parts: ChatStreamPart[]): ChatStreamPart[] =>
+      parts.map((p) => (p.type === 'finish' ? { ...p, usage: { inputTokens: 20, outputTokens: 10 } } : p));
+    const { model } = scriptedModel(...[say('First answer.'), callTools(toolCall('c1', 'calculator', evaluate('1'))), say('never')].map(costs));
+    const outcome = await harness(model, { userMessages: ['one', 'two'], limits: { lifetimeTokenBudget: 50 } }).run();
+    // 30 tokens after turn 1, 60 after turn 2's tool step: turn 2 stops before its answer.
+    expect(outcome).toMatchObject({ conversationSucceeded: true, budgetExhausted: true, turnCount: 2, finalResponse: 'First answer.' });
+  });
+
   it('runs nothing when the budget is already spent', async () => {
     const { model, requests } = scriptedModel(say('never'));
     const outcome = await harness(model, { limits: { lifetimeTokenBudget: 0 } }).run();
@@ -464,7 +473,8 @@ describe('runConversation: budget, model failures and cancellation', () => {
       conversationError: 'The chat model timed out.',
       turnCount: 2,
       budgetExhausted: false,
-      finalResponse: '',
+      // The failed turn produced no response: the last one a turn did produce stays.
+      finalResponse: 'First.',
       usage: { inputTokens: 10, outputTokens: 5 },
     });
     expect(outcome.newMessages).toEqual([

@@ -37,7 +37,11 @@ interface RunState {
   readonly usage: { inputTokens: number; outputTokens: number };
   toolInvocations: number;
   turnCount: number;
-  /** Last non-empty relayed (redacted) assistant text of the current turn. */
+  /**
+   * Last non-empty relayed (redacted) assistant text of any turn so far: a later turn that produces
+   * none (failed, or stopped on the budget) does not blank it (SPEC.md: empty only when no turn
+   * produced one).
+   */
   turnText: string;
 }
 
@@ -51,7 +55,6 @@ export async function runConversation(input: ConversationInput): Promise<Convers
     // A turn the budget cannot start is not begun: not counted, its message not recorded.
     if (budgetSpent(state)) return outcome(state, { kind: 'budget-exhausted' });
     state.turnCount += 1;
-    state.turnText = '';
     state.transcript.add({ role: 'user', content: userMessage }, { role: 'user', content: redactText(userMessage) });
     const end = await runTurn(state);
     if (end.kind !== 'answered') return outcome(state, end);

@@ -34,6 +34,10 @@ export function uploadFieldMissing(): ProblemError {
   return new ProblemError('validation-failed', 'The request must be multipart/form-data with the zip archive in a file field named "file".');
 }
 
+export function uploadHasSeveralFiles(): ProblemError {
+  return new ProblemError('validation-failed', 'The request must carry exactly one file: the zip archive, in the field named "file".');
+}
+
 export function tooManyActiveRuns(): ProblemError {
   return rateLimitedProblem(1, 'This caller already has the maximum number of queued or running bundle runs.');
 }

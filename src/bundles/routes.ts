@@ -2,7 +2,7 @@
 // anything else once authenticated, so a disabled host also spends no rate-limit permits), the
 // multipart upload streamed to disk, and the SSE stream that drives a reserved run. Validates, calls
 // the service, maps the result; nothing here decides policy.
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyContextConfig } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { principalOf, problemResponses, type App } from '../platform/http/index.js';
@@ -11,7 +11,7 @@ import { isProblemError, ProblemError } from '../platform/problems/index.js';
 import { isSseAbortError, openSseStream } from '../platform/sse/index.js';
 import { ArchiveRejected, archiveGuardDetail } from './archive/index.js';
 import { meterRequestBody } from './body-meter.js';
-import { bundlesDisabled, uploadFieldMissing } from './problems.js';
+import { bundlesDisabled, uploadFieldMissing, uploadHasSeveralFiles } from './problems.js';
 import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './receive-upload.js';
 import type { RunStream } from './run-stream.js';
 import {
@@ -55,7 +55,10 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
     await scope.register(async (upload: App) => {
       await upload.register(multipart, {
         throwFileSizeLimit: false,
-        limits: { fileSize: maxArchiveBytes + 1, files: 1, fields: 16, fieldSize: 1024, parts: 32, headerPairs: 64 },
+        // The body cap bounds how many parts fit. The part, file and field counts are not capped below
+        // it because the parser skips parts past such a limit by pausing the request body for good: the
+        // upload would hang instead of being refused. Extra files are drained and refused (400).
+        limits: { fileSize: maxArchiveBytes + 1, files: 100_000, fields: 100_000, fieldSize: 1024, parts: 100_000, headerPairs: 64 },
       });
       upload.post(
         '/api/bundles',
@@ -80,17 +83,26 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
             throw new ProblemError('validation-failed', archiveGuardDetail('too-large'));
           }
           const registered = await service.register(principal, async (target) => {
-            const pending = request.file();
+            const files = request.files()[Symbol.asyncIterator]();
+            const pending = files.next();
             const body = meterRequestBody(request.raw, maxArchiveBytes + MULTIPART_ENVELOPE_BYTES, () => new ArchiveRejected('too-large'));
             try {
-              const part = await pending.catch((cause: unknown) => {
+              const first = await pending.catch((cause: unknown) => {
                 throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause });
               });
+              const part = first.done === true ? undefined : first.value;
               if (part === undefined || part.fieldname !== 'file') throw uploadFieldMissing();
+              // Further parts are read (and any further file drained) while the archive streams in:
+              // a file part nobody reads would stall the parser and with it the whole request body.
+              const extra = drainFurtherFiles(files);
               await receiveUpload({ file: part.file, target, maxArchiveBytes, body }).catch((cause: unknown) => {
                 if (cause instanceof ArchiveRejected || isProblemError(cause) || hasSyscall(cause)) throw cause;
                 throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause });
               });
+              // A second file makes the upload ambiguous: refused rather than silently ignored.
+              const further = await extra;
+              if (further === 'several-files') throw uploadHasSeveralFiles();
+              if (further !== 'none') throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause: further.error });
               return part.filename === '' ? undefined : part.filename;
             } catch (error) {
               // The rest of the body is not read: the connection cannot be reused.
@@ -157,6 +169,8 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
     scope.get(
       '/api/bundles/:handle/runs/:jobId/stream',
       {
+        // Opening the stream drives the run and closing it cancels the run: a HEAD must not do that.
+        exposeHeadRoute: false,
         schema: {
           summary: 'Open the AG-UI event stream of a run reserved for streaming; opening drives the run, closing cancels it.',
           tags: TAGS,
@@ -198,6 +212,21 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBa
     sse.signal.removeEventListener('abort', onEnd);
     sse.close();
     stream.release();
+  }
+}
+
+/** Reads the file parts after the first to the end of the body, draining each; never rejects. */
+async function drainFurtherFiles(files: AsyncIterator<MultipartFile>): Promise<'none' | 'several-files' | { readonly error: unknown }> {
+  let several = false;
+  try {
+    for (let next = await files.next(); next.done !== true; next = await files.next()) {
+      several = true;
+      next.value.file.resume();
+    }
+    return several ? 'several-files' : 'none';
+  } catch (error) {
+    // Past the parser's file limit the extra parts are skipped and reported as this error.
+    return several || (error as { code?: unknown } | null)?.code === 'FST_FILES_LIMIT' ? 'several-files' : { error };
   }
 }
 

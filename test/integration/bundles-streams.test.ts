@@ -169,6 +169,19 @@ describe('409 Run not streamable', () => {
   });
 });
 
+describe('HEAD on the stream URL', () => {
+  it('is 405 and neither drives nor cancels the reserved run, which GET can still open', async () => {
+    const { t, url } = await serve();
+    const { handle, jobId, streamUrl } = await reserve(t, ['hello']);
+    const head = await t.app.inject({ method: 'HEAD', url: streamUrl });
+    expect(head.statusCode).toBe(405);
+    expect(head.headers.allow).toBe('GET');
+    expect((await poll(t.app, handle, jobId)).json()).toMatchObject({ status: 'Queued', startedAt: null });
+    const frames = await readVerifiedStream(`${url}${streamUrl}`);
+    expect(frames.at(-1)?.type).toBe('RUN_FINISHED');
+  });
+});
+
 describe('429 over MaxConcurrentStreamsPerCaller', () => {
   it('refuses a second open stream at once (never queued) and accepts it once the first has ended', async () => {
     const model = gatedModel();

@@ -11,7 +11,7 @@ import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
 import { noise } from '../fixtures/bundle-fixtures.js';
 import { buildZip } from '../fixtures/zip-builder.js';
-import { AGENT_MD, bundleSettings, bundleZip, multipart, register } from './bundles-harness.js';
+import { AGENT_MD, bundleSettings, bundleZip, listen, multipart, register } from './bundles-harness.js';
 
 const KiB = 1024;
 let base: string;
@@ -97,6 +97,64 @@ describe('POST /api/bundles', () => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json().detail).toContain('field named "file"');
+    });
+
+    it('refuses a body carrying two files, even when the first is a valid bundle in the field "file", and leaves nothing staged', async () => {
+      const { t, root } = await app();
+      const boundary = 'tw0-files';
+      const part = (name: string, zip: Buffer): Buffer =>
+        Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.zip"\r\nContent-Type: application/zip\r\n\r\n`),
+          zip,
+          Buffer.from('\r\n'),
+        ]);
+      for (const second of ['file', 'other']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/bundles',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload: Buffer.concat([part('file', bundleZip()), part(second, bundleZip()), Buffer.from(`--${boundary}--\r\n`)]),
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({ title: 'Validation failed', detail: expect.stringContaining('exactly one file') });
+      }
+      expect(await entriesOf(root)).toEqual([]);
+      // One file beside ordinary fields is still fine.
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: '/api/bundles',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
+          part('file', bundleZip()),
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="after"\r\n\r\nbye\r\n--${boundary}--\r\n`),
+        ]),
+      });
+      expect(ok.statusCode).toBe(201);
+    });
+
+    it('answers at once (400) when a large second file or many parts follow the archive over a real connection', async () => {
+      const { t, root } = await app();
+      const url = await listen(t.app);
+      const post = async (extra: (form: FormData) => void): Promise<Response> => {
+        const form = new FormData();
+        form.append('file', new Blob([bundleZip()]), 'bundle.zip');
+        extra(form);
+        return fetch(`${url}/api/bundles`, { method: 'POST', body: form, signal: AbortSignal.timeout(4000) });
+      };
+      const big = await post((form) => form.append('second', new Blob([noise(1024 * KiB)]), 'second.bin'));
+      expect(big.status).toBe(400);
+      expect(((await big.json()) as { detail: string }).detail).toContain('exactly one file');
+      const many = await post((form) => {
+        for (let i = 0; i < 40; i += 1) form.append(`f${i}`, new Blob([noise(64 * KiB, i + 1)]), `f${i}.bin`);
+      });
+      expect(many.status).toBe(400);
+      await many.body?.cancel();
+      const fields = await post((form) => {
+        for (let i = 0; i < 40; i += 1) form.append(`note${i}`, 'x'.repeat(4 * KiB));
+      });
+      expect(fields.status).toBe(201);
+      expect((await entriesOf(root)).filter((name) => name.startsWith('upload-'))).toEqual([]);
     });
 
     it('refuses a malformed multipart body without leaking parser text', async () => {
