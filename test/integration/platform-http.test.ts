@@ -36,6 +36,39 @@ describe('public routes', () => {
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/docs'))).toBe(false);
   });
 
+  it('documents every error response as application/problem+json, the media type actually sent', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    let errors = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          errors += 1;
+          expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toEqual(['application/problem+json']);
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(10);
+    const invoke413 = doc.paths['/api/tools/{name}/invoke'].post.responses['413'];
+    expect(invoke413.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/ProblemDetails' });
+  });
+
+  it('publishes the named resources of SPEC.md under components.schemas, every reference resolving', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
+    for (const name of ['ProblemDetails', 'ToolCatalogEntry', 'ToolCatalogResponse', 'ToolInvocationRequest', 'ToolInvocationResponse', 'CapabilitiesResponse']) {
+      expect(Object.keys(schemas)).toContain(name);
+    }
+    expect(Object.keys(schemas.ToolInvocationRequest!.properties ?? {})).toEqual(['operation', 'parameters', 'timeoutSeconds']);
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
+    for (const ref of refs) {
+      const target = /#\/components\/schemas\/([^"/]+)"$/.exec(ref);
+      expect(target, ref).not.toBeNull();
+      expect(Object.keys(schemas), ref).toContain(target![1]);
+    }
+    expect(JSON.stringify(doc.components.schemas)).not.toContain('"$id"');
+  });
+
   it('renders an API reference page at /docs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     const page = res.statusCode === 302 ? await t.app.inject({ method: 'GET', url: res.headers.location as string }) : res;

@@ -95,6 +95,17 @@ describe('catalog', () => {
       expect({ ...res.json(), instance: '' }).toEqual({ ...notGranted.json(), instance: '' });
     }
   });
+
+  it('answers an empty or overlong name 404 like any unknown tool (describe lists no 400)', async () => {
+    const headers = await token('sam', []);
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/tools/no_such_tool', headers });
+    for (const url of ['/api/tools/', `/api/tools/${'a'.repeat(300)}`]) {
+      const res = await t.app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect({ ...res.json(), instance: '' }).toEqual({ ...unknown.json(), instance: '' });
+    }
+  });
 });
 
 describe('invoke status table', () => {

@@ -114,6 +114,29 @@ describe('value types in settings files', () => {
     ]);
   });
 
+  it('refuses an AllowedHosts entry that is not a bare host, beside the other problems, under the full key', async () => {
+    const result = await loadJson({
+      AppConfig: {
+        AI: {
+          DirectToolInvocation: { MaxRequestBytes: 0 },
+          Tools: { HttpFetch: { AllowedHosts: ['ok.example', 'http://x.example:80/'] } },
+        },
+      },
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((problem) => problem.replace(/ \((got|in) .*\)$/, ''))).toEqual([
+      'AppConfig:AI:DirectToolInvocation:MaxRequestBytes: must be an integer ≥ 1',
+      'AppConfig:AI:Tools:HttpFetch:AllowedHosts: item 1 must be a bare host name or IP address (no scheme, port, path or wildcard)',
+    ]);
+    for (const bad of ['*.example.com', 'a.example:8080', 'user@a.example', 'a.example/path', ' ']) {
+      const one = await loadJson({ AppConfig: { AI: { Tools: { HttpFetch: { AllowedHosts: [bad] } } } } });
+      expect(one.ok, bad).toBe(false);
+    }
+    const good = await loadJson({ AppConfig: { AI: { Tools: { HttpFetch: { AllowedHosts: ['API.Example.com', '127.0.0.1', '::1', '[fe80::1]', 'localhost.'] } } } } });
+    expect(good).toMatchObject({ ok: true, config: { tools: { httpFetch: { allowedHosts: ['API.Example.com', '127.0.0.1', '::1', '[fe80::1]', 'localhost.'] } } } });
+  });
+
   it('accepts JSON booleans and numbers as well as their text', async () => {
     const result = await loadJson({ AppConfig: { AI: { BundleExecution: { Enabled: 'True', MaxEntryCount: '12' }, DirectToolInvocation: { Enabled: true } } } });
     expect(result).toMatchObject({ ok: true, config: { bundleExecution: { enabled: true, maxEntryCount: 12 }, directToolInvocation: { enabled: true } } });

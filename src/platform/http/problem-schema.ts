@@ -1,6 +1,6 @@
 // The RFC 7807 problem document as a schema, for the OpenAPI document and route responses.
 import { Type } from 'typebox';
-import { problemCatalog } from '../problems/index.js';
+import { PROBLEM_CONTENT_TYPE, problemCatalog } from '../problems/index.js';
 
 function problemDescription(status: number): string {
   const titles = Object.values(problemCatalog).filter((entry) => entry.status === status).map((entry) => entry.title);
@@ -22,7 +22,11 @@ export const ProblemDetailsSchema = Type.Object(
 export function problemResponses(...statuses: number[]): Record<number, unknown> {
   const responses: Record<number, unknown> = {};
   for (const status of statuses) {
-    responses[status] = { $ref: 'ProblemDetails#', description: problemDescription(status) };
+    // Documented under the media type the service actually sends (SPEC.md "Errors").
+    responses[status] = {
+      description: problemDescription(status),
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: 'ProblemDetails#' } } },
+    };
   }
   return responses;
 }

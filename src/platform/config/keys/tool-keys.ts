@@ -3,7 +3,7 @@
 import { booleanCodec } from '../codecs/boolean-codec.js';
 import { listCodec } from '../codecs/list-codec.js';
 import { concurrencyCapCodec, countCodec, secondsCodec } from '../codecs/range-codecs.js';
-import { nameCodec } from '../codecs/text-codecs.js';
+import { hostCodec } from '../codecs/host-codec.js';
 import type { KeyEntry } from '../key-entry.js';
 
 const direct = (name: string): string => `AppConfig:AI:DirectToolInvocation:${name}`;
@@ -17,7 +17,7 @@ export const toolKeys: readonly KeyEntry[] = [
   { key: direct('MaxOutputBytes'), codec: countCodec, default: 65_536, meaning: 'Output is cut to this size and flagged outputTruncated (never disclosed).' },
   {
     key: httpFetch('AllowedHosts'),
-    codec: listCodec(nameCodec),
+    codec: listCodec(hostCodec),
     default: [],
     meaning: 'Host names http_fetch may reach; empty means none. Private, loopback and link-local addresses only when listed by IP.',
   },
