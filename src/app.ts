@@ -17,11 +17,13 @@ import {
   installRateLimits,
   parseJsonBody,
   ProblemDetailsSchema,
+  sendProblem,
   type App,
 } from './platform/http/index.js';
 import { registerSystemRoutes, type ReadinessCheck } from './system/routes.js';
 import { registerCapabilitiesRoutes } from './capabilities/index.js';
 import { buildOpenApiOptions } from './openapi.js';
+import { ProblemError } from './platform/problems/index.js';
 import type { AppContext } from './app-context.js';
 import { createChatModel, type ChatModel } from './models/index.js';
 import { ConcurrencySlots } from './platform/rate-limit/index.js';
@@ -62,6 +64,17 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 512 },
+    // Errors the router raises before any route runs (bad percent-escapes, over-long path
+    // parameters) are problem documents too, and never echo the path.
+    frameworkErrors: (error, _request, reply) => {
+      const code = (error as { code?: string }).code;
+      void sendProblem(
+        reply,
+        code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ProblemError('not-found', 'No resource exists at this path.')
+          : new ProblemError('validation-failed', 'The request URL is malformed.'),
+      );
+    },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -103,6 +103,17 @@ describe('problem documents', () => {
     expect(res.statusCode).toBe(405);
   });
 
+  it('answers router-level errors (over-long parameters, bad escapes) as problem documents', async () => {
+    const long = await t.app.inject({ method: 'GET', url: `/api/tools/${'a'.repeat(5000)}` });
+    expect(long.statusCode).toBe(404);
+    expect(long.headers['content-type']).toBe('application/problem+json');
+    expect(long.json()).toMatchObject({ title: 'Not found', detail: 'No resource exists at this path.' });
+    const bad = await t.app.inject({ method: 'GET', url: '/api/tools/%ZZ' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toBe('application/problem+json');
+    expect(bad.json()).toMatchObject({ title: 'Validation failed', detail: 'The request URL is malformed.' });
+  });
+
   it('refuses a 10,000-deep JSON body with 400, not 500', async () => {
     const body = '['.repeat(10_000) + ']'.repeat(10_000);
     const res = await t.app.inject({
