@@ -19,6 +19,11 @@ export function checkCondition(expression: string): ConditionCheck {
   if (!result.valid) {
     return { ok: false, code: 'invalid-condition', message: summary(result.error) };
   }
+  if (callsFunction(environment.parse(expression).ast, 'matches')) {
+    // JavaScript regexes backtrack; a condition over caller-controlled input must not be able to stall
+    // the host. Comparisons, `contains`, `startsWith` and `endsWith` cover string tests.
+    return { ok: false, code: 'invalid-condition', message: 'regular-expression matching (matches) is not allowed in conditions' };
+  }
   if (result.type !== 'bool' && result.type !== 'dyn') {
     return { ok: false, code: 'condition-not-boolean', message: `it yields ${result.type ?? 'an unknown type'}, not bool` };
   }
@@ -44,6 +49,18 @@ export function evaluateCondition(
 function summary(error: unknown): string {
   const text = typeof error === 'object' && error !== null && 'summary' in error ? String(error.summary) : 'invalid expression';
   return text.split('\n')[0]!.slice(0, 200);
+}
+
+/** True when the expression calls `name` as a function or a method anywhere. */
+function callsFunction(ast: ASTNode, name: string): boolean {
+  const visit = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.some(visit);
+    if (typeof node !== 'object' || node === null || !('op' in node)) return false;
+    const { op, args } = node as { op: string; args: unknown };
+    if ((op === 'call' || op === 'rcall') && Array.isArray(args) && args[0] === name) return true;
+    return visit(args);
+  };
+  return visit(ast);
 }
 
 /** Names in `steps.<name>` and `steps["<name>"]` anywhere in the expression. */
