@@ -102,9 +102,6 @@ export class BundleService {
     const found = await this.#o.handles.touch(principal, handle);
     if (found === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
     const conversationId = request.conversationId ?? null;
-    if (conversationId !== null && !(await this.#o.conversations.claim(principal, conversationId))) {
-      throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
-    }
     await this.#reclaimReservations(principal.ownerId);
     const now = this.#o.clock.now();
     const stream = request.stream === true;
@@ -125,6 +122,11 @@ export class BundleService {
     };
     const run = this.#o.active.add(record);
     if (run === null) throw tooManyActiveRuns();
+    // Claimed only once the run is admitted, so a refused start never creates a conversation.
+    if (conversationId !== null && !(await this.#o.conversations.claim(principal, conversationId))) {
+      this.#o.active.remove(run);
+      throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
+    }
     await this.#o.runs.save(record);
     if (!stream) this.#o.dispatcher.enqueue(run);
     const statusUrl = `/api/bundles/${encodeURIComponent(found.handle)}/runs/${encodeURIComponent(record.jobId)}`;

@@ -150,4 +150,20 @@ describe('conversation ownership', () => {
     expect((await startRun(t.app, bobHandle, { userMessages: ['mine'], conversationId: 'bobs-own' }, bob)).statusCode).toBe(202);
     expect((await startRun(t.app, aliceHandle, { userMessages: ['again'], conversationId: 'taken' }, alice)).statusCode).toBe(202);
   });
+
+  it('does not let a start refused at the active-run cap claim its conversation', async () => {
+    const settings = merge(
+      idpSettings(idp, (bundleSettings(join(base, 'capped'), { BundleExecution: { MaxActiveBundleRunsPerOwner: 1 } }).AppConfig as { AI: Record<string, unknown> }).AI),
+      { AppConfig: { AI: { BundleExecution: { Auth: { AllowAnonymous: false } } } } },
+    );
+    const t = await buildTestApp({ environment: 'Production', settings });
+    apps.push(t);
+    const alice = bearer(await idp.mintToken({ sub: 'alice' }, { ttlSeconds: 3600 }));
+    const bob = bearer(await idp.mintToken({ sub: 'bob' }, { ttlSeconds: 3600 }));
+    const aliceHandle = await registerHandle(t.app, alice);
+    const bobHandle = await registerHandle(t.app, bob);
+    expect((await startRun(t.app, aliceHandle, { userMessages: ['hold'], stream: true }, alice)).statusCode).toBe(202);
+    expect((await startRun(t.app, aliceHandle, { userMessages: ['over'], conversationId: 'contested' }, alice)).statusCode).toBe(429);
+    expect((await startRun(t.app, bobHandle, { userMessages: ['mine'], conversationId: 'contested' }, bob)).statusCode).toBe(202);
+  });
 });
