@@ -5,7 +5,7 @@ import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../dist/src/app.js';
-import { loadConfig } from '../../dist/src/platform/config/index.js';
+import { loadConfig, rateLimitPolicies } from '../../dist/src/platform/config/index.js';
 import { createLogger } from '../../dist/src/platform/log/index.js';
 
 export async function startApp(settings, environment = 'Production') {
@@ -36,8 +36,4 @@ export function summary(result) {
   };
 }
 
-export const UNLIMITED = Object.fromEntries(
-  ['bundles-register', 'bundles-runs', 'bundles-poll', 'bundles-delete', 'tools-read', 'tools-invoke', 'workflows-write', 'workflows-read', 'evals-write', 'evals-read'].map(
-    (policy) => [policy, { PermitsPerMinute: 1_000_000 }],
-  ),
-);
+export const UNLIMITED = Object.fromEntries(rateLimitPolicies.map((policy) => [policy, { PermitsPerMinute: 1_000_000 }]));

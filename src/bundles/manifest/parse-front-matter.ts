@@ -3,6 +3,7 @@
 // alias budget so a billion-laughs document fails fast. The result must be a mapping (empty is an
 // empty mapping).
 import { parseDocument } from 'yaml';
+import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
 import { FrontMatter } from './front-matter.js';
 
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
@@ -12,18 +13,7 @@ export type ParsedFrontMatter = { readonly ok: true; readonly frontMatter: Front
 
 export function parseFrontMatter(yaml: string): ParsedFrontMatter {
   if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) return { ok: false, cause: 'too-large' };
-  const document = parseDocument(yaml, {
-    version: '1.2',
-    schema: 'core',
-    customTags: [],
-    resolveKnownTags: false,
-    merge: false,
-    uniqueKeys: true,
-    stringKeys: true,
-    strict: true,
-    prettyErrors: false,
-    logLevel: 'silent',
-  });
+  const document = parseDocument(yaml, { ...SAFE_YAML_OPTIONS, stringKeys: true });
   if (document.errors.length > 0 || document.warnings.length > 0) return { ok: false, cause: 'invalid-yaml' };
   let data: unknown;
   try {

@@ -3,6 +3,7 @@
 // before parsing, prototype-poisoning keys refused. Problems are short and quote no content.
 import secureJsonParse from 'secure-json-parse';
 import { parseDocument } from 'yaml';
+import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.js';
 
 export const MAX_YAML_ALIASES = 100;
@@ -10,17 +11,7 @@ export const MAX_YAML_ALIASES = 100;
 export type StructuredText = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 export function parseYamlText(text: string): StructuredText {
-  const document = parseDocument(text, {
-    version: '1.2',
-    schema: 'core',
-    customTags: [],
-    resolveKnownTags: false,
-    merge: false,
-    uniqueKeys: true,
-    strict: true,
-    prettyErrors: false,
-    logLevel: 'silent',
-  });
+  const document = parseDocument(text, SAFE_YAML_OPTIONS);
   const [first] = document.errors;
   if (first !== undefined) {
     const line = first.linePos?.[0]?.line;

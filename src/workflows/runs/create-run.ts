@@ -1,23 +1,13 @@
 // A new Queued run record: the step list is the whole expansion (sub-plan steps followed by their
 // children), every step Pending.
-import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import type { JsonObject } from '../definition/workflow-definition.js';
 import { flattenGraph } from '../engine/build-graph.js';
-import type { WorkflowGraph } from '../engine/workflow-graph.js';
 import { RunLog } from './run-log.js';
 import type { RunStepRecord, WorkflowRun } from './workflow-run.js';
 
-export interface NewRun {
-  readonly jobId: string;
-  readonly workflowId: string;
-  readonly ownerId: string;
-  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
-  readonly input: JsonObject;
-  readonly graph: WorkflowGraph;
-  readonly createdAt: number;
+export type NewRun = Pick<WorkflowRun, 'jobId' | 'workflowId' | 'ownerId' | 'envelope' | 'input' | 'graph' | 'createdAt'> & {
   /** Frames the run log retains for re-attaching watchers. */
   readonly logRetain: number;
-}
+};
 
 export function createRun(spec: NewRun): WorkflowRun {
   const steps: RunStepRecord[] = flattenGraph(spec.graph).map((step) => ({

@@ -1,0 +1,1 @@
+export { SAFE_YAML_OPTIONS } from './safe-yaml-options.js';
