@@ -1,0 +1,353 @@
+// The storage port's contract, written once and run against every provider (memory here, PostgreSQL
+// in postgres/): a provider is correct when these pass. Time is a ManualClock the provider was built
+// with, so expiry and leases are driven without sleeps.
+import { describe, expect, it, beforeEach, afterEach } from 'vitest';
+import type { ManualClock } from '../../clock/index.js';
+import type { Storage } from '../storage.js';
+import { InvalidCursorError } from '../list-cursor.js';
+
+export interface ContractSubject {
+  readonly storage: Storage;
+  readonly clock: ManualClock;
+  /** A second storage on the same backing store (another instance), when the provider has one. */
+  readonly peer?: Storage;
+  close(): Promise<void>;
+}
+
+const key = (id: string, ownerId = 'alice', collection = 'thing') => ({ collection, ownerId, id });
+
+async function nextTicks(times = 20): Promise<void> {
+  for (let i = 0; i < times; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export function describeStorageContract(provider: string, create: () => Promise<ContractSubject>, options: { readonly peers: boolean }): void {
+  describe(`storage contract: ${provider}`, () => {
+    let subject: ContractSubject;
+    let storage: Storage;
+    let clock: ManualClock;
+    beforeEach(async () => {
+      subject = await create();
+      storage = subject.storage;
+      clock = subject.clock;
+    });
+    afterEach(async () => subject.close());
+
+    describe('records', () => {
+      it('reads a record back only under its own owner: another owner’s id is the same miss as an unknown one', async () => {
+        await storage.records.insert({ ...key('r1'), createdAt: clock.now(), data: { n: 1 } });
+        expect((await storage.records.get(key('r1')))?.data).toEqual({ n: 1 });
+        expect(await storage.records.get(key('r1', 'mallory'))).toBeUndefined();
+        expect(await storage.records.get(key('nope'))).toBeUndefined();
+        expect(await storage.records.delete(key('r1', 'mallory'))).toBe(false);
+        expect(await storage.records.get(key('r1'))).toBeDefined();
+      });
+
+      it('stores plain data: a change to the object after writing does not change what is stored', async () => {
+        const data = { list: [1, 2], nested: { a: 'x' } };
+        await storage.records.put({ ...key('r1'), createdAt: clock.now(), data });
+        try {
+          data.list.push(3);
+          data.nested.a = 'y';
+        } catch {
+          // the memory provider freezes what it stores
+        }
+        expect((await storage.records.get(key('r1')))?.data).toEqual({ list: [1, 2], nested: { a: 'x' } });
+      });
+
+      it('treats a record as absent from its expiry instant on, slides the expiry on touch, and sweeps expired ones', async () => {
+        await storage.records.insert({ ...key('short'), createdAt: clock.now(), expiresAt: clock.now() + 1_000, data: 1 });
+        await storage.records.insert({ ...key('long'), createdAt: clock.now(), expiresAt: clock.now() + 5_000, data: 2 });
+        clock.advance(800);
+        expect((await storage.records.touch(key('short'), 1_000))?.expiresAt).toBe(clock.now() + 1_000);
+        clock.advance(999);
+        expect(await storage.records.get(key('short'))).toBeDefined();
+        clock.advance(1);
+        expect(await storage.records.get(key('short'))).toBeUndefined();
+        expect(await storage.records.touch(key('short'), 1_000)).toBeUndefined();
+        const swept = await storage.records.sweep('thing');
+        expect(swept.map((r) => r.id)).toEqual(['short']);
+        expect(await storage.records.sweep('thing')).toEqual([]);
+        expect((await storage.records.get(key('long')))?.data).toBe(2);
+      });
+
+      it('inserts once: a second insert of a live key answers exists with the stored record, an expired key is replaced', async () => {
+        const first = await storage.records.insert({ ...key('k'), createdAt: clock.now(), expiresAt: clock.now() + 1_000, data: 'a' });
+        expect(first.outcome).toBe('inserted');
+        const again = await storage.records.insert({ ...key('k'), createdAt: clock.now(), data: 'b' });
+        expect(again.outcome).toBe('exists');
+        expect(again.outcome === 'exists' && again.record.data).toBe('a');
+        clock.advance(1_000);
+        expect((await storage.records.insert({ ...key('k'), createdAt: clock.now(), data: 'c' })).outcome).toBe('inserted');
+        expect((await storage.records.get(key('k')))?.data).toBe('c');
+      });
+
+      it('refuses an insert over the owner cap counted on live states, and a second live record of an exclusive scope', async () => {
+        const rules = { ownerCap: { max: 2, states: ['Queued', 'Running'] }, exclusiveScope: { states: ['Queued', 'Running'] } };
+        const make = (id: string, scope: string) => ({ ...key(id), scope, state: 'Queued', createdAt: clock.now(), data: {} });
+        expect((await storage.records.insert(make('a', 'w1'), rules)).outcome).toBe('inserted');
+        expect((await storage.records.insert(make('b', 'w1'), rules)).outcome).toBe('scope-busy');
+        expect((await storage.records.insert(make('b', 'w2'), rules)).outcome).toBe('inserted');
+        expect((await storage.records.insert(make('c', 'w3'), rules)).outcome).toBe('owner-cap');
+        expect((await storage.records.insert({ ...make('c', 'w3'), ownerId: 'bob' }, rules)).outcome).toBe('inserted');
+        await storage.records.update(key('a'), { state: 'Succeeded' });
+        expect((await storage.records.insert(make('c', 'w1'), rules)).outcome).toBe('inserted');
+      });
+
+      it('admits exactly the cap when inserts race', async () => {
+        const rules = { ownerCap: { max: 3, states: ['Queued'] } };
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => storage.records.insert({ ...key(`race${i}`), state: 'Queued', createdAt: clock.now(), data: {} }, rules)),
+        );
+        expect(results.filter((r) => r.outcome === 'inserted')).toHaveLength(3);
+        expect(await storage.records.count('thing', 'alice', ['Queued'])).toBe(3);
+      });
+
+      it('updates under a guard: version, states and lease holder must match, or nothing changes', async () => {
+        const inserted = await storage.records.insert({ ...key('g'), state: 'Queued', createdAt: clock.now(), data: { v: 0 } });
+        expect(inserted.outcome).toBe('inserted');
+        const v1 = inserted.outcome === 'inserted' ? inserted.record.version : 0;
+        expect(await storage.records.update(key('g'), { data: { v: 1 } }, { version: v1 + 1 })).toBeUndefined();
+        const updated = await storage.records.update(key('g'), { data: { v: 1 }, state: 'Running' }, { version: v1, states: ['Queued'] });
+        expect(updated?.version).toBe(v1 + 1);
+        expect(updated?.state).toBe('Running');
+        expect(await storage.records.update(key('g'), { state: 'Done' }, { states: ['Queued'] })).toBeUndefined();
+        expect(await storage.records.update(key('g'), { state: 'Done' }, { leaseHolder: 'i1' })).toBeUndefined();
+        expect(await storage.records.update(key('g', 'mallory'), { state: 'Done' })).toBeUndefined();
+        expect((await storage.records.get(key('g')))?.state).toBe('Running');
+      });
+
+      it('lists an owner’s records newest first, filtered by scope and state, in pages joined by an opaque cursor', async () => {
+        for (let i = 0; i < 5; i += 1) {
+          await storage.records.insert({ ...key(`l${i}`), scope: i % 2 === 0 ? 'even' : 'odd', state: i < 3 ? 'Done' : 'Live', createdAt: clock.now(), data: i });
+          clock.advance(10);
+        }
+        await storage.records.insert({ ...key('other', 'bob'), createdAt: clock.now(), data: 9 });
+        const first = await storage.records.list('thing', 'alice', { limit: 2 });
+        expect(first.records.map((r) => r.id)).toEqual(['l4', 'l3']);
+        expect(first.nextCursor).not.toBeNull();
+        const second = await storage.records.list('thing', 'alice', { limit: 2, cursor: first.nextCursor });
+        expect(second.records.map((r) => r.id)).toEqual(['l2', 'l1']);
+        const third = await storage.records.list('thing', 'alice', { limit: 2, cursor: second.nextCursor });
+        expect(third.records.map((r) => r.id)).toEqual(['l0']);
+        expect(third.nextCursor).toBeNull();
+        expect((await storage.records.list('thing', 'alice', { limit: 10, scope: 'even' })).records.map((r) => r.id)).toEqual(['l4', 'l2', 'l0']);
+        expect((await storage.records.list('thing', 'alice', { limit: 10, states: ['Live'] })).records.map((r) => r.id)).toEqual(['l4', 'l3']);
+        const exact = await storage.records.list('thing', 'alice', { limit: 5 });
+        expect((await storage.records.list('thing', 'alice', { limit: 5, cursor: exact.nextCursor })).records).toEqual([]);
+        await expect(storage.records.list('thing', 'alice', { limit: 2, cursor: 'not a cursor!' })).rejects.toBeInstanceOf(InvalidCursorError);
+      });
+
+      it('orders records created in the same millisecond by id, so no page skips or repeats one', async () => {
+        for (const id of ['b', 'd', 'a', 'c']) await storage.records.insert({ ...key(id), createdAt: clock.now(), data: id });
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: Awaited<ReturnType<typeof storage.records.list>> = await storage.records.list('thing', 'alice', { limit: 1, cursor });
+          seen.push(...page.records.map((r) => r.id));
+          cursor = page.nextCursor;
+        } while (cursor !== null);
+        expect(seen).toEqual(['d', 'c', 'b', 'a']);
+      });
+    });
+
+    describe('leases', () => {
+      it('claims an unleased record once; another holder cannot claim it until the lease lapses', async () => {
+        await storage.records.insert({ ...key('run'), state: 'Queued', createdAt: clock.now(), data: {} });
+        expect((await storage.records.claim(key('run'), 'i1', 1_000, { states: ['Queued'] }))?.leaseHolder).toBe('i1');
+        expect(await storage.records.claim(key('run'), 'i2', 1_000, { states: ['Queued'] })).toBeUndefined();
+        expect(await storage.records.claim(key('run'), 'i2', 1_000, { states: ['Queued'], lapsedOnly: true })).toBeUndefined();
+        clock.advance(1_000);
+        expect((await storage.records.lapsed(['thing'], ['Queued'], 10)).map((r) => r.id)).toEqual(['run']);
+        expect((await storage.records.claim(key('run'), 'i2', 1_000, { states: ['Queued'], lapsedOnly: true }))?.leaseHolder).toBe('i2');
+        expect(await storage.records.lapsed(['thing'], ['Queued'], 10)).toEqual([]);
+      });
+
+      it('lets exactly one of many racing holders take over a lapsed lease', async () => {
+        await storage.records.insert({ ...key('run'), state: 'Running', createdAt: clock.now(), lease: { holder: 'dead', expiresAt: clock.now() + 10 }, data: {} });
+        clock.advance(10);
+        const claims = await Promise.all(
+          ['a', 'b', 'c', 'd', 'e'].map((holder) => storage.records.claim(key('run'), holder, 1_000, { states: ['Running'], lapsedOnly: true })),
+        );
+        expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
+      });
+
+      it('renews only leases the holder still has, and releases them all on request', async () => {
+        await storage.records.insert({ ...key('a'), state: 'Running', createdAt: clock.now(), lease: { holder: 'i1', expiresAt: clock.now() + 1_000 }, data: {} });
+        await storage.records.insert({ ...key('b'), state: 'Running', createdAt: clock.now(), lease: { holder: 'i1', expiresAt: clock.now() + 1_000 }, data: {} });
+        clock.advance(1_000);
+        await storage.records.claim(key('b'), 'i2', 1_000, { states: ['Running'], lapsedOnly: true });
+        expect(await storage.records.renewLeases('i1', 1_000)).toEqual([]);
+        await storage.records.claim(key('a'), 'i1', 1_000, { states: ['Running'] });
+        expect((await storage.records.renewLeases('i1', 5_000)).map((k) => k.id)).toEqual(['a']);
+        expect((await storage.records.get(key('a')))?.leaseExpiresAt).toBe(clock.now() + 5_000);
+        expect(await storage.records.releaseLeases('i1')).toBe(1);
+        expect((await storage.records.get(key('a')))?.leaseHolder).toBeNull();
+      });
+    });
+
+    describe('run journal', () => {
+      const run = key('job', 'alice', 'run');
+      beforeEach(async () => {
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: { steps: 0 } });
+      });
+
+      it('numbers events from 1 without gaps and reads them after any sequence', async () => {
+        const first = await storage.journal.commit(run, { events: [{ n: 1 }, { n: 2 }] });
+        expect(first).toMatchObject({ committed: true, seqs: [1, 2] });
+        await storage.journal.commit(run, { events: [{ n: 3 }] });
+        expect(await storage.journal.lastSeq(run)).toBe(3);
+        expect(await storage.journal.events(run, 1, 10)).toEqual([{ seq: 2, event: { n: 2 } }, { seq: 3, event: { n: 3 } }]);
+        expect(await storage.journal.events(run, 0, 1)).toEqual([{ seq: 1, event: { n: 1 } }]);
+        expect(await storage.journal.events({ ...run, ownerId: 'mallory' }, 0, 10)).toEqual([]);
+      });
+
+      it('commits items, events and the record patch together, or nothing when the guard refuses', async () => {
+        const refused = await storage.journal.commit(run, {
+          items: [{ key: 's1', data: { status: 'Succeeded' } }],
+          events: [{ type: 'STEP' }],
+          record: { patch: { state: 'Done' }, guard: { states: ['Queued'] } },
+        });
+        expect(refused.committed).toBe(false);
+        expect(await storage.journal.items(run)).toEqual([]);
+        expect(await storage.journal.lastSeq(run)).toBe(0);
+        const done = await storage.journal.commit(run, {
+          items: [{ key: 's1', data: { status: 'Succeeded' } }],
+          events: [{ type: 'STEP' }],
+          record: { patch: { state: 'Done', data: { steps: 1 } }, guard: { states: ['Running'] } },
+        });
+        expect(done.committed && done.record?.state).toBe('Done');
+        await storage.journal.commit<unknown, unknown>(run, { items: [{ key: 's1', data: { status: 'Replaced' } }, { key: 's2', data: 2 }] });
+        const items = await storage.journal.items(run);
+        expect(items.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+          { key: 's1', data: { status: 'Replaced' } },
+          { key: 's2', data: 2 },
+        ]);
+        expect((await storage.records.get(run))?.data).toEqual({ steps: 1 });
+      });
+
+      it('refuses a commit to a run that does not exist for that owner', async () => {
+        expect((await storage.journal.commit({ ...run, ownerId: 'mallory' }, { events: [1] })).committed).toBe(false);
+      });
+
+      it('drops items and events with their run record', async () => {
+        await storage.journal.commit(run, { items: [{ key: 'x', data: 1 }], events: [1] });
+        await storage.records.delete(run);
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        expect(await storage.journal.items(run)).toEqual([]);
+        expect(await storage.journal.lastSeq(run)).toBe(0);
+      });
+
+      it('tells a watcher the newest sequence after each commit that appended events', async () => {
+        const heard: number[] = [];
+        const stop = storage.journal.watch(run, (seq) => heard.push(seq));
+        await storage.journal.commit(run, { events: ['a', 'b'] });
+        await storage.journal.commit(run, { items: [{ key: 'i', data: 0 }] });
+        await storage.journal.commit(run, { events: ['c'] });
+        await eventually(() => heard.includes(3));
+        expect(heard).toEqual([2, 3]);
+        stop();
+        await storage.journal.commit(run, { events: ['d'] });
+        await nextTicks();
+        expect(heard).toEqual([2, 3]);
+      });
+    });
+
+    describe('signals, rates, slots, blobs', () => {
+      it('delivers a published message to every subscriber of the topic, after publish returns', async () => {
+        const heard: string[] = [];
+        const stop = storage.signals.subscribe('t1', (m) => heard.push(`a:${m}`));
+        storage.signals.subscribe('t2', (m) => heard.push(`b:${m}`));
+        await storage.signals.publish('t1', 'hello');
+        await eventually(() => heard.length >= 1);
+        expect(heard).toEqual(['a:hello']);
+        stop();
+        await storage.signals.publish('t1', 'again');
+        await nextTicks();
+        expect(heard).toEqual(['a:hello']);
+      });
+
+      it('allows permitsPerMinute requests per key per fixed window and says when to retry', async () => {
+        for (let i = 0; i < 3; i += 1) expect((await storage.rates.take('p', 'k', 3)).allowed).toBe(true);
+        clock.advance(20_000);
+        const refused = await storage.rates.take('p', 'k', 3);
+        expect(refused).toEqual({ allowed: false, retryAfterSeconds: 40 });
+        expect((await storage.rates.take('p', 'other', 3)).allowed).toBe(true);
+        expect((await storage.rates.take('q', 'k', 3)).allowed).toBe(true);
+        clock.advance(40_000);
+        expect(await storage.rates.take('p', 'k', 3)).toEqual({ allowed: true, remaining: 2 });
+      });
+
+      it('counts a rate window exactly under concurrent takes', async () => {
+        const results = await Promise.all(Array.from({ length: 20 }, () => storage.rates.take('p', 'burst', 7)));
+        expect(results.filter((r) => r.allowed)).toHaveLength(7);
+      });
+
+      it('holds at most limit slots per kind and key, frees them on release, and lets an unrenewed holder’s slots lapse', async () => {
+        const a = await storage.slots.acquire('stream', 'alice', 2, 'i1', 1_000);
+        const b = await storage.slots.acquire('stream', 'alice', 2, 'i1', 1_000);
+        expect(a).not.toBeNull();
+        expect(b).not.toBeNull();
+        expect(await storage.slots.acquire('stream', 'alice', 2, 'i2', 1_000)).toBeNull();
+        expect(await storage.slots.acquire('stream', 'bob', 2, 'i2', 1_000)).not.toBeNull();
+        await storage.slots.release(a!);
+        await storage.slots.release(a!);
+        expect(await storage.slots.held('stream', 'alice')).toBe(1);
+        const c = await storage.slots.acquire('stream', 'alice', 2, 'i2', 1_000);
+        expect(c).not.toBeNull();
+        clock.advance(600);
+        expect(await storage.slots.renew('i2', 1_000)).toBe(2);
+        clock.advance(600);
+        expect(await storage.slots.held('stream', 'alice')).toBe(1);
+        await storage.slots.releaseAll('i2');
+        expect(await storage.slots.held('stream', 'alice')).toBe(0);
+      });
+
+      it('admits exactly the slot limit when acquisitions race', async () => {
+        const slots = await Promise.all(Array.from({ length: 12 }, () => storage.slots.acquire('inv', 'alice', 4, 'i1', 10_000)));
+        expect(slots.filter((s) => s !== null)).toHaveLength(4);
+      });
+
+      it('keeps blobs per owner and gives back the same bytes', async () => {
+        const bytes = Buffer.from([0, 1, 2, 255, 254]);
+        await storage.blobs.put('alice', 'b1', bytes);
+        expect(await storage.blobs.get('alice', 'b1')).toEqual(bytes);
+        expect(await storage.blobs.get('mallory', 'b1')).toBeUndefined();
+        expect(await storage.blobs.delete('alice', 'b1')).toBe(true);
+        expect(await storage.blobs.get('alice', 'b1')).toBeUndefined();
+      });
+
+      it('answers ready while the backing store is reachable', async () => {
+        expect(await storage.ready()).toBe(true);
+      });
+    });
+
+    describe.runIf(options.peers)('another instance on the same storage', () => {
+      it('sees records, journal commits and signals of the first', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const run = key('shared', 'alice', 'run');
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        expect((await peer.records.get(run))?.state).toBe('Running');
+        const heardSeq: number[] = [];
+        const heardSignal: string[] = [];
+        peer.journal.watch(run, (seq) => heardSeq.push(seq));
+        peer.signals.subscribe('wake', (m) => heardSignal.push(m));
+        await nextTicks();
+        await storage.journal.commit(run, { events: ['x'] });
+        await storage.signals.publish('wake', 'up');
+        await eventually(() => heardSeq.includes(1) && heardSignal.includes('up'));
+        expect(await peer.journal.events(run, 0, 10)).toEqual([{ seq: 1, event: 'x' }]);
+        expect((await peer.rates.take('p', 'k', 1)).allowed).toBe(true);
+        expect((await storage.rates.take('p', 'k', 1)).allowed).toBe(false);
+      });
+    });
+  });
+}

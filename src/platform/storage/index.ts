@@ -1,0 +1,23 @@
+export type { Storage, StorageProvider } from './storage.js';
+export type {
+  ClaimQuery,
+  EpochMs,
+  InsertResult,
+  InsertRules,
+  ListPage,
+  ListQuery,
+  NewRecord,
+  RecordKey,
+  RecordPatch,
+  RecordStore,
+  StoredRecord,
+  UpdateGuard,
+} from './records.js';
+export type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from './run-journal.js';
+export type { SignalBus, SignalHandler } from './signal-bus.js';
+export { RATE_WINDOW_MS, type RateDecision, type RateWindows } from './rate-windows.js';
+export type { SlotStore } from './slot-store.js';
+export type { BlobStore } from './blob-store.js';
+export { StorageUnavailableError, isStorageUnavailable } from './storage-unavailable.js';
+export { InvalidCursorError, decodeCursor, encodeCursor } from './list-cursor.js';
+export { createMemoryStorage } from './memory/create-memory-storage.js';

@@ -1,0 +1,59 @@
+// RateWindows for one process: fixed windows opened at a key's first request, on the injected clock.
+// Bounded memory: beyond maxKeys the oldest window is forgotten (that key starts afresh).
+import type { Clock } from '../../clock/index.js';
+import { RATE_WINDOW_MS, type RateDecision, type RateWindows } from '../rate-windows.js';
+
+interface Window {
+  readonly startedAt: number;
+  count: number;
+}
+
+export class MemoryRateWindows implements RateWindows {
+  readonly #clock: Clock;
+  readonly #maxKeys: number;
+  // Map order is window start order, so expired and oldest windows sit at the front.
+  readonly #windows = new Map<string, Window>();
+
+  constructor(clock: Clock, maxKeys = 100_000) {
+    this.#clock = clock;
+    this.#maxKeys = maxKeys;
+  }
+
+  async take(policy: string, key: string, permitsPerMinute: number): Promise<RateDecision> {
+    const now = this.#clock.now();
+    this.#dropExpired(now);
+    const id = `${policy}\u0000${key}`;
+    let window = this.#windows.get(id);
+    if (window === undefined || now >= window.startedAt + RATE_WINDOW_MS) window = this.#open(id, now);
+    if (window.count < permitsPerMinute) {
+      window.count += 1;
+      return { allowed: true, remaining: permitsPerMinute - window.count };
+    }
+    const untilReset = window.startedAt + RATE_WINDOW_MS - now;
+    return { allowed: false, retryAfterSeconds: Math.min(60, Math.max(1, Math.ceil(untilReset / 1_000))) };
+  }
+
+  /** Windows currently tracked. */
+  get trackedKeys(): number {
+    return this.#windows.size;
+  }
+
+  #open(id: string, now: number): Window {
+    this.#windows.delete(id);
+    for (const oldest of this.#windows.keys()) {
+      if (this.#windows.size < this.#maxKeys) break;
+      this.#windows.delete(oldest);
+    }
+    const window: Window = { startedAt: now, count: 0 };
+    this.#windows.set(id, window);
+    return window;
+  }
+
+  // Amortised O(1): stops at the first live window.
+  #dropExpired(now: number): void {
+    for (const [id, window] of this.#windows) {
+      if (now < window.startedAt + RATE_WINDOW_MS) return;
+      this.#windows.delete(id);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+// SlotStore for one process: slots per (kind, key) with their holder and lapse time on the injected clock.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock/index.js';
+import type { SlotStore } from '../slot-store.js';
+
+interface Slot {
+  readonly group: string;
+  readonly holder: string;
+  expiresAt: number;
+}
+
+export class MemorySlotStore implements SlotStore {
+  readonly #clock: Clock;
+  readonly #slots = new Map<string, Slot>();
+  readonly #groups = new Map<string, Set<string>>();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  async acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): Promise<string | null> {
+    const group = groupOf(kind, key);
+    if (this.#live(group).length >= limit) return null;
+    const id = randomBytes(12).toString('base64url');
+    this.#slots.set(id, { group, holder, expiresAt: this.#clock.now() + ttlMs });
+    let ids = this.#groups.get(group);
+    if (ids === undefined) this.#groups.set(group, (ids = new Set()));
+    ids.add(id);
+    return id;
+  }
+
+  async release(slotId: string): Promise<void> {
+    this.#drop(slotId);
+  }
+
+  async renew(holder: string, ttlMs: number): Promise<number> {
+    const now = this.#clock.now();
+    let renewed = 0;
+    for (const [id, slot] of this.#slots) {
+      if (slot.holder !== holder) continue;
+      if (slot.expiresAt <= now) {
+        this.#drop(id);
+        continue;
+      }
+      slot.expiresAt = now + ttlMs;
+      renewed += 1;
+    }
+    return renewed;
+  }
+
+  async releaseAll(holder: string): Promise<void> {
+    for (const [id, slot] of this.#slots) if (slot.holder === holder) this.#drop(id);
+  }
+
+  async held(kind: string, key: string): Promise<number> {
+    return this.#live(groupOf(kind, key)).length;
+  }
+
+  #live(group: string): string[] {
+    const now = this.#clock.now();
+    const ids = [...(this.#groups.get(group) ?? [])];
+    for (const id of ids) if ((this.#slots.get(id)?.expiresAt ?? 0) <= now) this.#drop(id);
+    return [...(this.#groups.get(group) ?? [])];
+  }
+
+  #drop(id: string): void {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return;
+    this.#slots.delete(id);
+    const ids = this.#groups.get(slot.group);
+    ids?.delete(id);
+    if (ids?.size === 0) this.#groups.delete(slot.group);
+  }
+}
+
+function groupOf(kind: string, key: string): string {
+  return `${kind}\u0000${key}`;
+}

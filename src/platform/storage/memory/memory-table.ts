@@ -1,0 +1,112 @@
+// The memory provider's one table: records by collection, owner and id, each with its run items and
+// events beside it (deleting a record drops them, as a cascade would). Expiry is judged on the injected
+// clock and applied lazily: an expired record is invisible to every read and gone at the next sweep.
+import type { Clock } from '../../clock/index.js';
+import { deepFreezeJson } from '../deep-freeze-json.js';
+import type { JournalEvent } from '../run-journal.js';
+import type { NewRecord, RecordKey, RecordPatch, StoredRecord, UpdateGuard } from '../records.js';
+
+export interface Row {
+  record: StoredRecord;
+  readonly items: Map<string, unknown>;
+  readonly events: JournalEvent[];
+}
+
+export class MemoryTable {
+  readonly clock: Clock;
+  /** collection → owner → id → row. */
+  readonly #rows = new Map<string, Map<string, Map<string, Row>>>();
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  isLive(record: StoredRecord): boolean {
+    return record.expiresAt === null || record.expiresAt > this.clock.now();
+  }
+
+  /** The row, live or not (sweep and insert need expired ones too). */
+  row(key: RecordKey): Row | undefined {
+    return this.#rows.get(key.collection)?.get(key.ownerId)?.get(key.id);
+  }
+
+  liveRow(key: RecordKey): Row | undefined {
+    const row = this.row(key);
+    return row !== undefined && this.isLive(row.record) ? row : undefined;
+  }
+
+  /** Live rows of one owner in one collection. */
+  ownerRows(collection: string, ownerId: string): Row[] {
+    const rows = this.#rows.get(collection)?.get(ownerId);
+    return rows === undefined ? [] : [...rows.values()].filter((row) => this.isLive(row.record));
+  }
+
+  collections(): string[] {
+    return [...this.#rows.keys()];
+  }
+
+  /** Every row of the collection, live or not. */
+  *collectionRows(collection: string): Generator<Row> {
+    for (const owner of this.#rows.get(collection)?.values() ?? []) yield* owner.values();
+  }
+
+  create(input: NewRecord): Row {
+    const record: StoredRecord = {
+      collection: input.collection,
+      ownerId: input.ownerId,
+      id: input.id,
+      scope: input.scope ?? null,
+      state: input.state ?? null,
+      createdAt: input.createdAt,
+      expiresAt: input.expiresAt ?? null,
+      version: 1,
+      leaseHolder: input.lease?.holder ?? null,
+      leaseExpiresAt: input.lease?.expiresAt ?? null,
+      data: deepFreezeJson(input.data),
+    };
+    const row: Row = { record: Object.freeze(record), items: new Map(), events: [] };
+    let owners = this.#rows.get(input.collection);
+    if (owners === undefined) this.#rows.set(input.collection, (owners = new Map<string, Map<string, Row>>()));
+    let ids = owners.get(input.ownerId);
+    if (ids === undefined) owners.set(input.ownerId, (ids = new Map<string, Row>()));
+    ids.set(input.id, row);
+    return row;
+  }
+
+  remove(key: RecordKey): void {
+    const owners = this.#rows.get(key.collection);
+    const ids = owners?.get(key.ownerId);
+    if (ids === undefined || owners === undefined) return;
+    ids.delete(key.id);
+    if (ids.size === 0) owners.delete(key.ownerId);
+  }
+
+  /** Whether the live record meets the guard. */
+  passes(record: StoredRecord, guard: UpdateGuard | undefined): boolean {
+    if (guard === undefined) return true;
+    if (guard.version !== undefined && record.version !== guard.version) return false;
+    if (guard.states !== undefined && (record.state === null || !guard.states.includes(record.state))) return false;
+    if (guard.leaseHolder !== undefined && !this.holds(record, guard.leaseHolder)) return false;
+    return true;
+  }
+
+  holds(record: StoredRecord, holder: string): boolean {
+    return record.leaseHolder === holder && record.leaseExpiresAt !== null && record.leaseExpiresAt > this.clock.now();
+  }
+
+  apply(row: Row, patch: RecordPatch<unknown>): StoredRecord {
+    const current = row.record;
+    const lease = patch.lease === undefined ? undefined : patch.lease;
+    const next: StoredRecord = {
+      ...current,
+      ...(patch.state !== undefined ? { state: patch.state } : {}),
+      ...(patch.scope !== undefined ? { scope: patch.scope } : {}),
+      ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt } : {}),
+      ...(patch.data !== undefined ? { data: deepFreezeJson(patch.data) } : {}),
+      ...(lease !== undefined ? { leaseHolder: lease?.holder ?? null, leaseExpiresAt: lease?.expiresAt ?? null } : {}),
+      version: current.version + 1,
+    };
+    row.record = Object.freeze(next);
+    return row.record;
+  }
+}

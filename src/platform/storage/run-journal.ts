@@ -1,0 +1,47 @@
+// The storage port's run journal: what happens inside a run is committed as one atomic change of the
+// run's items (per-step state, per-case results), its numbered events (what streams and Last-Event-ID
+// read) and, optionally, the run record itself (compare-and-set). One commit is one checkpoint: after a
+// crash another instance reads back exactly what was committed, and watchers on any instance are woken
+// with the new sequence numbers.
+import type { EpochMs, RecordKey, RecordPatch, StoredRecord, UpdateGuard } from './records.js';
+
+export interface RunItem<T = unknown> {
+  readonly key: string;
+  readonly data: T;
+}
+
+export interface JournalEvent<E = unknown> {
+  /** 1-based, gap-free per run. */
+  readonly seq: number;
+  readonly event: E;
+}
+
+export interface JournalChange<T = unknown, R = unknown> {
+  /** Upserted by key. */
+  readonly items?: readonly RunItem<T>[];
+  /** Appended in order; each gets the next sequence number. */
+  readonly events?: readonly unknown[];
+  /** Applied to the run record under the guard; when the guard refuses, nothing of the change is written. */
+  readonly record?: { readonly patch: RecordPatch<R>; readonly guard?: UpdateGuard };
+}
+
+export type CommitResult<R = unknown> =
+  | { readonly committed: true; readonly seqs: readonly number[]; readonly record: StoredRecord<R> | undefined }
+  | { readonly committed: false };
+
+/** A listener hears the run's newest sequence number after each commit that appended events. */
+export type JournalListener = (lastSeq: number) => void;
+
+export interface RunJournal {
+  /** Atomic; refused (committed: false) when the run record is missing or its guard refuses. */
+  commit<T, R>(run: RecordKey, change: JournalChange<T, R>): Promise<CommitResult<R>>;
+  items<T>(run: RecordKey): Promise<RunItem<T>[]>;
+  /** Events with seq > after, oldest first, at most `limit`. */
+  events<E>(run: RecordKey, after: number, limit: number): Promise<JournalEvent<E>[]>;
+  /** The run's newest sequence number (0 when none). */
+  lastSeq(run: RecordKey): Promise<number>;
+  /** Hears commits to this run from every instance sharing the storage; returns the unsubscribe. */
+  watch(run: RecordKey, listener: JournalListener): () => void;
+}
+
+export type { EpochMs };
