@@ -6,6 +6,8 @@ import type { Logger } from './platform/log/index.js';
 import type { ChatModel } from './models/index.js';
 import type { ParameterValidator, ToolGovernor, ToolRegistry } from './tools/index.js';
 import type { DelegateTaskTool, KnowledgeIndexes } from './tools/builtin/index.js';
+import type { Storage } from './platform/storage/index.js';
+import type { RunEngine } from './runs/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
@@ -20,6 +22,12 @@ export interface AppContext {
   readonly knowledge: KnowledgeIndexes;
   /** Bound by the bundles feature to its agent runtime. */
   readonly delegateTask: DelegateTaskTool;
-  /** Registers a function to run when the app closes (stop sweepers, end streams with RUN_ERROR). */
+  /** Everything kept beyond one request (Memory or PostgreSQL). */
+  readonly storage: Storage;
+  /** The one run engine: admission, dispatch, leases, takeover. Families register their run kind. */
+  readonly engine: RunEngine;
+  /** Stops every run executing here (idempotent; the first caller's grace applies). */
+  stopRuns(): Promise<void>;
+  /** Registers a function to run when the app closes, in registration order, before the storage closes. */
   onClose(hook: () => Promise<void>): void;
 }

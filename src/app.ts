@@ -5,12 +5,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { access } from 'node:fs/promises';
-import type { AppConfig, RateLimitPolicy } from './platform/config/types.js';
-import { rateLimitPolicies } from './platform/config/types.js';
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from './platform/config/types.js';
 import { createAuthenticator, type Authenticator } from './platform/auth/index.js';
 import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
-import { FixedWindowRateLimiter } from './platform/rate-limit/index.js';
 import {
   installAuthentication,
   installProblemHandlers,
@@ -26,7 +25,9 @@ import { buildOpenApiOptions } from './openapi.js';
 import { ProblemError } from './platform/problems/index.js';
 import type { AppContext } from './app-context.js';
 import { createChatModel, type ChatModel } from './models/index.js';
-import { ConcurrencySlots } from './platform/rate-limit/index.js';
+import { SharedSlots } from './platform/rate-limit/index.js';
+import { createMemoryStorage, type Storage } from './platform/storage/index.js';
+import { RunEngine } from './runs/index.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
 import { McpServerManager } from './tools/mcp/index.js';
 import { ParameterValidator, ToolGovernor, ToolRegistry, registerToolRoutes } from './tools/index.js';
@@ -43,7 +44,16 @@ export interface AppDependencies {
   readonly authenticator?: Authenticator;
   /** Replaces the chat model built from config (null: none). */
   readonly chatModel?: ChatModel | null;
+  /** The storage (default: a fresh Memory storage); closed with the app. */
+  readonly storage?: Storage;
+  /** This process's id as lease and slot holder (default: random). */
+  readonly instanceId?: string;
 }
+
+/** DESIGN §11 RunLeaseTtl default. */
+const DEFAULT_RUN_LEASE_TTL_MS = 15_000;
+/** How long stopping waits for live runs to settle. */
+const STOP_GRACE_MS = 5_000;
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -101,22 +111,26 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   app.addHook('onClose', async () => authenticator.close());
   installAuthentication(app, authenticator);
 
-  const limiters = Object.fromEntries(
-    rateLimitPolicies.map((policy) => [
-      policy,
-      new FixedWindowRateLimiter({ permitsPerMinute: config.rateLimits[policy], clock }),
-    ]),
-  ) as Record<RateLimitPolicy, FixedWindowRateLimiter>;
-  installRateLimits(app, limiters);
+  const storage = deps.storage ?? createMemoryStorage({ clock });
+  const engine = new RunEngine({
+    storage,
+    clock,
+    instanceId: deps.instanceId ?? randomBytes(9).toString('base64url'),
+    leaseTtlMs: DEFAULT_RUN_LEASE_TTL_MS,
+    log: { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m), error: (o: object, m: string) => logger.error(o, m) },
+  });
+  installRateLimits(app, storage.rates, config.rateLimits);
 
   const readiness: ReadinessCheck[] = [
     { name: 'identity', check: () => authenticator.ready() },
+    { name: 'storage', check: () => storage.ready() },
     ...config.evaluation.datasetRoots.map((root, i) => readableRoot(`datasetRoot[${i}]`, root)),
     ...Object.entries(config.retrieval.indexes).map(([name, index]) => readableRoot(`index:${name}`, index.root)),
   ];
   registerSystemRoutes(app, { readiness });
 
   const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
+  const closeHooks: Array<() => Promise<void>> = [];
   const builtins = await createBuiltinTools(config, { clock, log });
   const mcp = new McpServerManager(config.mcpServers, {
     callTimeoutMs: config.directToolInvocation.defaultTimeoutSeconds * 1000,
@@ -136,7 +150,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     validator,
     envelopes: config.bundleExecution.envelopes,
     config: config.directToolInvocation,
-    slots: new ConcurrencySlots({ limitPerKey: config.directToolInvocation.maxConcurrentPerCaller }),
+    slots: new SharedSlots({
+      slots: storage.slots,
+      kind: 'tool-invocation',
+      limitPerKey: config.directToolInvocation.maxConcurrentPerCaller,
+      holder: engine.instanceId,
+      ttlMs: engine.leaseTtlMs,
+    }),
     clock,
   });
   registerCapabilitiesRoutes(app, {
@@ -155,14 +175,24 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     validator,
     knowledge: builtins.knowledge,
     delegateTask: builtins.delegateTask,
-    onClose: (hook) => app.addHook('onClose', hook),
+    storage,
+    engine,
+    stopRuns: () => engine.stop(STOP_GRACE_MS),
+    onClose: (hook) => closeHooks.push(hook),
   };
-  // Feature families (each registers its routes, stores and sweepers):
+  // Feature families (each registers its routes, stores, run kind and sweepers):
   // features:start
   await registerBundles(app, context);
   await registerEvals(app, context);
   await registerWorkflows(app, context);
   // features:end
+  engine.start();
 
+  // One close hook, in order: the families' own, then the run engine, then the storage they all use.
+  app.addHook('onClose', async () => {
+    for (const hook of closeHooks) await hook();
+    await engine.stop(STOP_GRACE_MS);
+    await storage.close();
+  });
   return app;
 }

@@ -2,10 +2,10 @@
 // (evals) may need. Archive staging and manifests have their own index files.
 export { registerBundles } from './register-bundles.js';
 export { BundleService, type ReceiveArchive } from './service.js';
-export type { BundleFrame, RunFrame } from './bundle-frame.js';
-export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, NO_CHAT_MODEL_ERROR } from './run-errors.js';
-export { AgentRuntime, MAX_DELEGATION_DEPTH } from './agent-runtime.js';
-export { HostAgents, type HostAgent } from './host-agents.js';
+export type { BundleFrame, RunFrame } from './runs/bundle-frame.js';
+export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, RUN_HOST_STOPPED, NO_CHAT_MODEL_ERROR } from './runs/run-errors.js';
+export { AgentRuntime, MAX_DELEGATION_DEPTH } from './agents/agent-runtime.js';
+export { HostAgents, type HostAgent } from './agents/host-agents.js';
 export {
   RunBundleRequestSchema,
   BundleRunResponseSchema,

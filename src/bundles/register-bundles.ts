@@ -1,26 +1,27 @@
-// Wires the bundle plane from the AppContext: stores on the injected clock, the agent runtime (bound
-// as the host's delegate_task runner), the background dispatcher, the sweeper, the routes. Every
-// piece is built here; nothing is a module-level singleton.
-import { ConcurrencySlots } from '../platform/rate-limit/index.js';
-import { startSweeper } from '../platform/store/index.js';
-import type { App } from '../platform/http/index.js';
+// Wires the bundle plane from the AppContext: handle, run and conversation stores on the storage port,
+// the agent runtime (bound as the host's delegate_task runner), the bundle run kind on the shared run
+// engine, the sweeper (which also removes what crashed processes of this host left in TempRoot), the
+// routes. Every piece is built here; nothing is a module-level singleton.
 import type { AppContext } from '../app-context.js';
-import type { ActiveRun } from './active-runs.js';
-import { ActiveRuns } from './active-runs.js';
-import { AgentRuntime } from './agent-runtime.js';
-import { ConversationStore } from './conversation-store.js';
-import { DelegationScopes } from './delegation-scopes.js';
-import { Dispatcher } from './dispatcher.js';
-import { HandleStore } from './handle-store.js';
-import { HostAgents } from './host-agents.js';
+import type { App } from '../platform/http/index.js';
+import { SharedSlots } from '../platform/rate-limit/index.js';
+import { startSweeper } from '../platform/store/index.js';
+import { StorageLock, type LocalEventLog } from '../runs/index.js';
+import { AgentRuntime } from './agents/agent-runtime.js';
+import { DelegationScopes } from './agents/delegation-scopes.js';
+import { HostAgents } from './agents/host-agents.js';
+import { ConversationStore } from './conversations/conversation-store.js';
+import { HandleStore } from './handles/handle-store.js';
+import { StagingLeases } from './handles/staging-leases.js';
 import { registerBundleRoutes } from './routes.js';
-import { RunExecutor } from './run-executor.js';
-import { RunStore } from './run-store.js';
+import type { BundleFrame } from './runs/bundle-frame.js';
+import { bundleRunKind } from './runs/bundle-run-kind.js';
+import { RunExecutor } from './runs/run-executor.js';
+import { RunStore } from './runs/run-store.js';
 import { BundleService } from './service.js';
-import { StagingLeases } from './staging-leases.js';
 
 export async function registerBundles(app: App, context: AppContext): Promise<BundleService> {
-  const { config, clock, ids } = context;
+  const { config, clock, ids, storage, engine } = context;
   const bundles = config.bundleExecution;
   const logger = context.logger.child({ feature: 'bundles' });
   const log = {
@@ -29,12 +30,12 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     error: (details: object, message: string) => logger.error(details, message),
   };
 
-  const leases = new StagingLeases({ log });
-  const handles = new HandleStore({ clock, handleTtlMs: bundles.handleTtlMs, leases });
-  const runs = new RunStore({ clock, runRecordTtlMs: bundles.runRecordTtlMs });
-  const active = new ActiveRuns({ maxActivePerOwner: bundles.maxActiveBundleRunsPerOwner });
+  const staging = new StagingLeases({ log });
+  const runs = new RunStore({ storage, runRecordTtlMs: bundles.runRecordTtlMs });
   const conversations = new ConversationStore({
+    storage,
     clock,
+    lock: new StorageLock({ storage, kind: 'conversation', holder: engine.instanceId, ttlMs: engine.leaseTtlMs }),
     limits: {
       ttlMs: config.conversations.ttlMs,
       maxHistoryMessages: config.conversations.maxHistoryMessages,
@@ -57,41 +58,64 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     log,
   });
   context.delegateTask.bind(runtime.delegate);
-  const executor = new RunExecutor({ clock, runs, active, handles, conversations, runtime, log });
-  const dispatcher = new Dispatcher<ActiveRun>({
-    maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
-    execute: (run) => {
-      run.claimed = true;
-      return executor.execute(run);
-    },
-    onError: (err) => log.error({ err }, 'bundle dispatcher failed'),
+  const frameLogs = new Map<string, LocalEventLog<BundleFrame>>();
+  const handles = new HandleStore({
+    storage,
+    handleTtlMs: bundles.handleTtlMs,
+    staging,
+    // Bound late: the service is built below and restaging only ever happens once it serves.
+    restage: (handle, archive) => bundleService.restage(handle, archive),
   });
-  const service = new BundleService({
+  const executor = new RunExecutor({ clock, runs, handles, conversations, runtime, frameLog: (jobId) => frameLogs.get(jobId), log });
+  engine.register(
+    bundleRunKind({
+      clock,
+      runs,
+      maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
+      holder: engine.instanceId,
+      durable: storage.durable,
+      execute: (run) => executor.execute(run),
+    }),
+  );
+  const bundleService: BundleService = new BundleService({
     config: bundles,
     discoveryPaths: [...config.agents.discoveryPaths, ...config.skills.discoveryPaths],
     clock,
     ids,
     handles,
+    staging,
     runs,
-    active,
     conversations,
-    executor,
-    dispatcher,
-    streamSlots: new ConcurrencySlots({ limitPerKey: bundles.maxConcurrentStreamsPerCaller }),
+    engine,
+    frameLogs,
+    streamSlots: new SharedSlots({
+      slots: storage.slots,
+      kind: 'bundle-stream',
+      limitPerKey: bundles.maxConcurrentStreamsPerCaller,
+      holder: engine.instanceId,
+      ttlMs: engine.leaseTtlMs,
+    }),
+    durable: storage.durable,
     log,
   });
+  await bundleService.removeLeftovers().catch((err: unknown) => log.warn({ err }, 'removing leftover staging folders failed'));
 
   const sweeper = startSweeper({
     intervalMs: bundles.cleanupIntervalMs,
-    sweep: () => service.sweep(),
+    sweep: () => bundleService.sweep(),
     onError: (err) => log.warn({ err }, 'bundle sweep failed'),
   });
   context.onClose(async () => {
     sweeper.stop();
-    await service.shutdown();
-    await leases.close();
+    await context.stopRuns();
+    await staging.close();
   });
 
-  await registerBundleRoutes(app, { service, enabled: bundles.enabled, maxArchiveBytes: bundles.maxArchiveBytes });
-  return service;
+  await registerBundleRoutes(app, {
+    service: bundleService,
+    enabled: bundles.enabled,
+    maxArchiveBytes: bundles.maxArchiveBytes,
+    stopRuns: () => context.stopRuns(),
+  });
+  return bundleService;
 }

@@ -5,18 +5,20 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyContextConfig } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { principalOf, problemResponses, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
 import type { RateLimitPolicy } from '../platform/config/types.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
 import { isSseAbortError, openSseStream } from '../platform/sse/index.js';
 import { ArchiveRejected, archiveGuardDetail } from './archive/index.js';
-import { meterRequestBody } from './body-meter.js';
+import { meterRequestBody } from './upload/body-meter.js';
 import { bundlesDisabled, uploadFieldMissing, uploadHasSeveralFiles } from './problems.js';
-import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './receive-upload.js';
-import type { RunStream } from './run-stream.js';
+import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './upload/receive-upload.js';
+import type { RunStream } from './runs/run-stream.js';
 import {
   BundleRunResponseSchema,
+  HandleListSchema,
   HandleParamsSchema,
+  RunListSchema,
   RegisterBundleBodySchema,
   RegisterBundleResponseSchema,
   RunBundleRequestSchema,
@@ -31,6 +33,8 @@ export interface BundleRoutesOptions {
   readonly maxArchiveBytes: number;
   /** Interval of SSE heartbeat comments. */
   readonly heartbeatMs?: number;
+  /** Stops the runs executing here (shared by every family; idempotent). */
+  readonly stopRuns: () => Promise<void>;
 }
 
 const TAGS = ['Bundles'];
@@ -48,9 +52,40 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
     // Shutdown: every live run is cancelled and each open stream ends with RUN_ERROR before the
     // server drops its connections.
     scope.addHook('preClose', async () => {
-      await service.shutdown();
+      await options.stopRuns();
       await Promise.all([...streams]);
     });
+
+    scope.get(
+      '/api/bundles',
+      {
+        config: limited('bundles-poll'),
+        validatorCompiler: listValidatorCompiler,
+        schema: {
+          summary: 'List the caller’s live handles, newest first, a page at a time.',
+          tags: TAGS,
+          querystring: PageQuerySchema,
+          response: { 200: HandleListSchema, ...problemResponses(400, 401, 403, 429) },
+        },
+      },
+      async (request) => service.listHandles(principalOf(request), pageOf(request.query)),
+    );
+
+    scope.get(
+      '/api/bundles/:handle/runs',
+      {
+        config: limited('bundles-poll'),
+        validatorCompiler: listValidatorCompiler,
+        schema: {
+          summary: 'List the caller’s runs under one of their handles, newest first, a page at a time.',
+          tags: TAGS,
+          params: HandleParamsSchema,
+          querystring: PageQuerySchema,
+          response: { 200: RunListSchema, ...problemResponses(400, 401, 403, 404, 429) },
+        },
+      },
+      async (request) => service.listRuns(principalOf(request), request.params.handle, pageOf(request.query)),
+    );
 
     await scope.register(async (upload: App) => {
       await upload.register(multipart, {

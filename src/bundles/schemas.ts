@@ -92,6 +92,29 @@ export const BundleRunResponseSchema = Type.Object(
   { $id: 'BundleRunResponse' },
 );
 
+export const HandleListSchema = Type.Object(
+  {
+    handles: Type.Array(
+      Type.Object({
+        handle: Type.String(),
+        agentId: Type.String({ description: 'The agent id its AGENT.md declared.' }),
+        expiresAt: Type.String({ format: 'date-time', description: 'A floor: the TTL slides on every request naming the handle.' }),
+        createdAt: Type.String({ format: 'date-time' }),
+      }),
+    ),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null when nothing follows.' }),
+  },
+  { $id: 'HandleList' },
+);
+
+export const RunListSchema = Type.Object(
+  {
+    runs: Type.Array(Type.Object(BundleRunResponseSchema.properties), { description: 'Poll bodies, newest first.' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null when nothing follows.' }),
+  },
+  { $id: 'BundleRunList' },
+);
+
 export const HandleParamsSchema = Type.Object({ handle: Type.String() });
 export const RunParamsSchema = Type.Object({ handle: Type.String(), jobId: Type.String() });
 

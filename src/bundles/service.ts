@@ -1,20 +1,24 @@
-// The bundle use cases, framework-free: register an uploaded archive, delete a handle, start a run,
-// read a run, open a run's stream, sweep, shut down. Takes the caller's principal and plain values;
-// ownership is enforced by the owned stores (foreign ≡ unknown), the envelope is resolved from the
-// STARTING caller, and every refusal is a ProblemError from problems.ts.
-import { mkdir, rm } from 'node:fs/promises';
+// The bundle use cases, framework-free: register an uploaded archive, list and delete handles, start,
+// list and read runs, open a run's stream, sweep, shut down. Takes the caller's principal and plain
+// values; ownership is enforced by the storage port (foreign ≡ unknown), the envelope is resolved from
+// the STARTING caller, runs are admitted and executed by the one run engine, and every refusal is a
+// ProblemError from problems.ts.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Principal } from '../platform/auth/index.js';
 import type { Clock, IdGenerator } from '../platform/clock/index.js';
 import type { BundleExecutionConfig } from '../platform/config/types.js';
 import { resolveEnvelope } from '../platform/envelope/index.js';
 import { ProblemError } from '../platform/problems/index.js';
-import type { ConcurrencySlots } from '../platform/rate-limit/index.js';
+import type { SharedSlots } from '../platform/rate-limit/index.js';
+import { LocalEventLog, type RunEngine } from '../runs/index.js';
 import { checkStagingRoot, isArchiveRejected, stageArchive, type ArchiveLimits } from './archive/index.js';
-import type { ActiveRun, ActiveRuns } from './active-runs.js';
-import type { ConversationStore } from './conversation-store.js';
-import type { Dispatcher } from './dispatcher.js';
-import type { HandleStore } from './handle-store.js';
+import type { ConversationStore } from './conversations/conversation-store.js';
+import type { BundleHandle } from './handles/bundle-handle.js';
+import type { HandleStore } from './handles/handle-store.js';
+import { removeLeftovers } from './handles/remove-leftovers.js';
+import type { StagingLeases } from './handles/staging-leases.js';
+import { stagingPrefix } from './handles/staging-names.js';
 import { composeSystemPrompt, type ManifestLog } from './manifest/index.js';
 import {
   CONVERSATION_NOT_FOUND_DETAIL,
@@ -25,15 +29,21 @@ import {
   tooManyActiveRuns,
   tooManyStreams,
 } from './problems.js';
-import { RUN_CANCELLED, RUN_RESERVATION_EXPIRED } from './run-errors.js';
-import type { RunExecutor } from './run-executor.js';
-import type { QueuedRun } from './run-record.js';
-import { toRunResponse } from './run-response.js';
-import type { RunStore } from './run-store.js';
-import type { RunStream } from './run-stream.js';
-import { failRun } from './run-transitions.js';
-import { DEFAULT_MAX_TURNS, type BundleRunResponse, type RegisterBundleResponse, type RunBundleRequest, type StartRunResponse } from './schemas.js';
-import { stagingRootOf } from './staging-root.js';
+import type { BundleFrame } from './runs/bundle-frame.js';
+import { RUN_CANCELLED, RUN_RESERVATION_EXPIRED } from './runs/run-errors.js';
+import type { BundleRunRecord, QueuedRun } from './runs/run-record.js';
+import { toRunResponse } from './runs/run-response.js';
+import { runKey, STREAM_RESERVATION, type RunStore } from './runs/run-store.js';
+import type { RunStream } from './runs/run-stream.js';
+import { failRun } from './runs/run-transitions.js';
+import {
+  DEFAULT_MAX_TURNS,
+  type BundleRunResponse,
+  type RegisterBundleResponse,
+  type RunBundleRequest,
+  type StartRunResponse,
+} from './schemas.js';
+import { stagingRootOf } from './handles/staging-root.js';
 
 export interface BundleServiceOptions {
   readonly config: BundleExecutionConfig;
@@ -42,17 +52,25 @@ export interface BundleServiceOptions {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly handles: HandleStore;
+  readonly staging: StagingLeases;
   readonly runs: RunStore;
-  readonly active: ActiveRuns;
   readonly conversations: ConversationStore;
-  readonly executor: RunExecutor;
-  readonly dispatcher: Dispatcher<ActiveRun>;
-  readonly streamSlots: ConcurrencySlots;
+  readonly engine: RunEngine;
+  /** Frame logs of runs driven by a stream on this instance, by job id (the executor reads them). */
+  readonly frameLogs: Map<string, LocalEventLog<BundleFrame>>;
+  readonly streamSlots: SharedSlots;
+  /** Whether the storage outlives this process (the archive is then kept for other instances). */
+  readonly durable: boolean;
   readonly log: ManifestLog;
 }
 
 /** Writes the uploaded archive to `target`; resolves with the uploaded file name, if any. */
 export type ReceiveArchive = (target: string) => Promise<string | undefined>;
+
+export interface Page {
+  readonly limit: number;
+  readonly cursor: string | null;
+}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -60,6 +78,8 @@ export class BundleService {
   readonly #o: BundleServiceOptions;
   readonly #limits: ArchiveLimits;
   readonly #stagingRoot: string;
+  /** Uploads being staged here: their directories exist before any handle holds them. */
+  #staging = 0;
 
   constructor(options: BundleServiceOptions) {
     this.#o = options;
@@ -71,24 +91,29 @@ export class BundleService {
   async register(principal: Principal, receive: ReceiveArchive): Promise<RegisterBundleResponse> {
     if (!checkStagingRoot(this.#stagingRoot, this.#o.discoveryPaths)) throw stagingRootOverlaps();
     await mkdir(this.#stagingRoot, { recursive: true, mode: 0o700 });
-    const upload = join(this.#stagingRoot, `upload-${this.#o.ids.opaque()}.zip`);
+    const upload = join(this.#stagingRoot, `${stagingPrefix('upload')}${this.#o.ids.opaque()}.zip`);
+    this.#staging += 1;
     try {
       const uploadName = await receive(upload);
-      const staged = await stageArchive({ zipPath: upload, stagingRoot: this.#stagingRoot, uploadName, log: this.#o.log }, this.#limits);
+      const staged = await this.#stage(upload, uploadName);
       const handle = this.#o.ids.opaque();
-      const expiresAt = await this.#o.handles.add({
-        handle,
-        ownerId: principal.ownerId,
-        dir: staged.dir,
-        manifest: staged.manifest,
-        systemPrompt: composeSystemPrompt(staged.manifest),
-        createdAt: this.#o.clock.now(),
-      });
+      const expiresAt = await this.#o.handles.add(
+        {
+          handle,
+          ownerId: principal.ownerId,
+          dir: staged.dir,
+          manifest: staged.manifest,
+          systemPrompt: composeSystemPrompt(staged.manifest),
+          createdAt: this.#o.clock.now(),
+        },
+        this.#o.durable ? await readFile(upload) : null,
+      );
       return { handle, expiresAt: iso(expiresAt) };
     } catch (error) {
       if (isArchiveRejected(error)) throw new ProblemError('validation-failed', error.detail, { cause: error });
       throw error;
     } finally {
+      this.#staging -= 1;
       await rm(upload, { force: true });
     }
   }
@@ -98,11 +123,19 @@ export class BundleService {
     await this.#o.handles.remove(principal, handle);
   }
 
+  async listHandles(principal: Principal, page: Page): Promise<{ handles: Array<{ handle: string; agentId: string; expiresAt: string; createdAt: string }>; nextCursor: string | null }> {
+    const found = await this.#o.handles.list(principal, page);
+    return {
+      handles: found.handles.map((h) => ({ handle: h.handle, agentId: h.manifest.id, expiresAt: iso(h.expiresAt), createdAt: iso(h.createdAt) })),
+      nextCursor: found.nextCursor,
+    };
+  }
+
   async startRun(principal: Principal, handle: string, request: RunBundleRequest): Promise<StartRunResponse> {
     const found = await this.#o.handles.touch(principal, handle);
     if (found === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
     const conversationId = request.conversationId ?? null;
-    await this.#reclaimReservations(principal.ownerId);
+    await this.#reclaimReservations(principal);
     const now = this.#o.clock.now();
     const stream = request.stream === true;
     const record: QueuedRun = {
@@ -120,74 +153,116 @@ export class BundleService {
       },
       reservationExpiresAt: stream ? now + this.#o.config.streamReservationTtlMs : null,
     };
-    const run = this.#o.active.add(record);
-    if (run === null) throw tooManyActiveRuns();
+    const lease = stream ? { holder: STREAM_RESERVATION, expiresAt: now + this.#o.config.streamReservationTtlMs } : this.#o.engine.lease();
+    const admitted = await this.#o.runs.admit(record, this.#o.config.maxActiveBundleRunsPerOwner, lease);
+    if (admitted.outcome !== 'inserted') throw tooManyActiveRuns();
     // Claimed only once the run is admitted, so a refused start never creates a conversation.
     if (conversationId !== null && !(await this.#o.conversations.claim(principal, conversationId))) {
-      this.#o.active.remove(run);
+      await this.#o.runs.discard(record);
       throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
     }
-    await this.#o.runs.save(record);
-    if (!stream) this.#o.dispatcher.enqueue(run);
+    if (!stream) this.#o.engine.dispatch(runKey(record));
     const statusUrl = `/api/bundles/${encodeURIComponent(found.handle)}/runs/${encodeURIComponent(record.jobId)}`;
     return { jobId: record.jobId, statusUrl, streamUrl: stream ? `${statusUrl}/stream` : null };
   }
 
   async getRun(principal: Principal, handle: string, jobId: string): Promise<BundleRunResponse> {
     await this.#o.handles.touch(principal, handle);
-    await this.#reclaimReservations(principal.ownerId);
-    const run = await this.#o.runs.find(principal, handle, jobId);
+    const run = await this.#reclaimed(principal, await this.#o.runs.find(principal, handle, jobId));
     if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
     return toRunResponse(run);
   }
 
-  /** Claims a reserved queued run for this connection and starts driving it. */
+  /** The caller's runs under a handle they own (a foreign or unknown handle is 404), newest first. */
+  async listRuns(principal: Principal, handle: string, page: Page): Promise<{ runs: BundleRunResponse[]; nextCursor: string | null }> {
+    if ((await this.#o.handles.touch(principal, handle)) === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
+    const found = await this.#o.runs.list(principal, handle, page);
+    const runs = await Promise.all(found.runs.map((run) => this.#reclaimed(principal, run)));
+    return { runs: runs.flatMap((run) => (run === undefined ? [] : [toRunResponse(run)])), nextCursor: found.nextCursor };
+  }
+
+  /** Claims a reserved queued run for this connection and starts driving it here. */
   async openStream(principal: Principal, handle: string, jobId: string): Promise<RunStream> {
     await this.#o.handles.touch(principal, handle);
-    await this.#reclaimReservations(principal.ownerId);
-    if ((await this.#o.runs.find(principal, handle, jobId)) === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
-    // From here to the claim nothing awaits, so two connections can never both drive one run.
-    const run = this.#o.active.find(principal.ownerId, handle, jobId);
-    if (run === undefined || run.claimed || run.record.status !== 'Queued' || run.record.mode !== 'stream') throw runNotStreamable();
-    const slot = this.#o.streamSlots.tryAcquire(principal.ownerId);
+    const run = await this.#reclaimed(principal, await this.#o.runs.find(principal, handle, jobId));
+    if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
+    if (run.status !== 'Queued' || run.mode !== 'stream') throw runNotStreamable();
+    const slot = await this.#o.streamSlots.tryAcquire(principal.ownerId);
     if (slot === null) throw tooManyStreams();
-    run.claimed = true;
-    void this.#o.executor.execute(run);
+    const key = runKey(run);
+    const log = new LocalEventLog<BundleFrame>();
+    this.#o.frameLogs.set(jobId, log);
+    let claimed = false;
+    try {
+      claimed = await this.#o.engine.claimInline(key, STREAM_RESERVATION, ['Queued']);
+    } finally {
+      if (!claimed) {
+        this.#o.frameLogs.delete(jobId);
+        slot.release();
+      }
+    }
+    if (!claimed) throw runNotStreamable();
     return {
-      frames: (signal) => run.log.read(0, signal),
-      cancel: () => run.controller.abort(new DOMException(RUN_CANCELLED, 'AbortError')),
-      release: () => slot.release(),
+      frames: (signal) => log.read(0, signal),
+      cancel: () => void this.#o.engine.cancel(key, RUN_CANCELLED),
+      release: () => {
+        if (this.#o.frameLogs.get(jobId) === log) this.#o.frameLogs.delete(jobId);
+        slot.release();
+      },
     };
   }
 
-  /** One cleanup pass: reclaimed reservations, expired handles (and their directories), runs, conversations. */
+  /** One cleanup pass: expired handles (and their directories), runs, conversations, leftovers of crashed processes. */
   async sweep(): Promise<void> {
-    await this.#reclaimReservations();
     await this.#o.handles.sweep();
     await this.#o.runs.sweep();
     await this.#o.conversations.sweep();
+    await this.removeLeftovers();
   }
 
-  /** Cancels every live run (open streams end with RUN_ERROR) and waits until all have ended. */
-  async shutdown(): Promise<void> {
-    const live = this.#o.active.all();
-    for (const run of live) run.controller.abort(new DOMException('The host is shutting down.', 'AbortError'));
-    const unstarted = new Set(await this.#o.dispatcher.close());
-    for (const run of live.filter((r) => unstarted.has(r) || !r.claimed)) {
-      run.claimed = true;
-      await this.#o.runs.save(failRun(run.record, RUN_CANCELLED, this.#o.clock.now()));
-      this.#o.active.remove(run);
-    }
-    await this.#o.executor.idle();
+  /** Removes staging folders this host created that no live handle owns (start-up and every sweep). */
+  async removeLeftovers(): Promise<void> {
+    const staging = this.#staging > 0;
+    await removeLeftovers({ stagingRoot: this.#stagingRoot, owned: (dir) => staging || this.#o.staging.owns(dir) });
   }
 
-  /** Unopened stream reservations past StreamReservationTtl end Failed (DESIGN.md §10). */
-  async #reclaimReservations(ownerId?: string): Promise<void> {
-    for (const run of this.#o.active.expiredReservations(this.#o.clock.now(), ownerId)) {
-      run.claimed = true;
-      const record = run.record as QueuedRun;
-      await this.#o.runs.save(failRun(record, RUN_RESERVATION_EXPIRED, record.reservationExpiresAt ?? this.#o.clock.now()));
-      this.#o.active.remove(run);
+  /** Stages an archive on this instance: received now, or stored for a handle registered elsewhere. */
+  async #stage(zipPath: string, uploadName: string | undefined): Promise<{ dir: string; manifest: BundleHandle['manifest'] }> {
+    return stageArchive({ zipPath, stagingRoot: this.#stagingRoot, uploadName, dirPrefix: stagingPrefix('bundle'), log: this.#o.log }, this.#limits);
+  }
+
+  /** Stages the stored archive of a handle registered through another instance (its guards run again). */
+  readonly restage = async (handle: BundleHandle, archive: Buffer): Promise<string | null> => {
+    await mkdir(this.#stagingRoot, { recursive: true, mode: 0o700 });
+    const upload = join(this.#stagingRoot, `${stagingPrefix('upload')}${this.#o.ids.opaque()}.zip`);
+    this.#staging += 1;
+    try {
+      await writeFile(upload, archive, { mode: 0o600 });
+      return (await this.#stage(upload, `${handle.manifest.id}.zip`)).dir;
+    } catch {
+      return null;
+    } finally {
+      this.#staging -= 1;
+      await rm(upload, { force: true });
     }
+  };
+
+  /** An unopened stream reservation past StreamReservationTtl ends Failed (DESIGN.md §10), seen from any read. */
+  async #reclaimed(principal: Principal, run: BundleRunRecord | undefined): Promise<BundleRunRecord | undefined> {
+    if (run === undefined || run.status !== 'Queued' || run.reservationExpiresAt === null) return run;
+    const now = this.#o.clock.now();
+    if (run.reservationExpiresAt > now) return run;
+    const stored = await this.#o.runs.stored(runKey(run));
+    // Compare-and-set on the version read: a stream that claimed it in the meantime wins.
+    if (stored?.leaseHolder === STREAM_RESERVATION && stored.data.status === 'Queued') {
+      const failed = failRun(stored.data, RUN_RESERVATION_EXPIRED, run.reservationExpiresAt);
+      await this.#o.runs.transition(failed, { from: ['Queued'], version: stored.version }, now);
+    }
+    return this.#o.runs.find(principal, run.handle, run.jobId);
+  }
+
+  async #reclaimReservations(principal: Principal): Promise<void> {
+    for (const run of await this.#o.runs.queued(principal)) await this.#reclaimed(principal, run);
   }
 }
+

@@ -1,11 +1,12 @@
-// An eval run's records. While Queued or Running it is an ActiveRun (in memory, holding the parsed
-// submission). Once finished it is filed into the eval store as a FiledRun (the summary, kept) plus
-// RunDetails (dataset names, the report and per-case results behind report.xml), which are reclaimed
-// RunRecordTtl after the run finished.
+// An eval run's records, all plain data. While Queued or Running the run record holds the parsed
+// submission (datasets and options: what any instance needs to run it, or to resume it after a
+// takeover) and each judged case is a checkpoint item. Once finished the record keeps the summary
+// (status, counts, verdict, duration, cost), and the details — dataset names, the report and the
+// per-case results behind report.xml — are filed beside it and reclaimed RunRecordTtl later.
 import type { ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { Dataset } from './datasets/dataset.js';
 import type { RunCounts } from './report/build-report.js';
-import type { CaseExecution, CaseResult } from './runner/case-execution.js';
+import type { CaseResult } from './runner/case-execution.js';
 import type { EvalReport, Verdict } from './schemas.js';
 
 export interface RunOptions {
@@ -15,19 +16,7 @@ export interface RunOptions {
   readonly tagFilter: readonly string[] | null;
 }
 
-export interface ActiveRun {
-  readonly jobId: string;
-  readonly ownerId: string;
-  readonly createdAt: number;
-  readonly datasets: readonly Dataset[];
-  readonly executions: readonly CaseExecution[];
-  readonly options: RunOptions;
-  /** The STARTING caller's envelope, captured at start and applied for the whole run. */
-  readonly envelope: ResolvedEnvelope;
-  status: 'Queued' | 'Running';
-  startedAt: number | null;
-}
-
+export type LiveStatus = 'Queued' | 'Running';
 export type FinishedStatus = 'Succeeded' | 'Failed' | 'Cancelled';
 
 export interface RunOutcome {
@@ -37,13 +26,22 @@ export interface RunOutcome {
   readonly costUsd: number;
 }
 
-export interface FiledRun {
+export interface EvalRunData {
   readonly jobId: string;
   readonly ownerId: string;
-  readonly status: FinishedStatus;
   readonly createdAt: number;
+  readonly status: LiveStatus | FinishedStatus;
   readonly startedAt: number | null;
-  readonly completedAt: number;
+  readonly completedAt: number | null;
+  /** The submission while live; null once finished (the details keep what the report needs). */
+  readonly submission: {
+    readonly datasets: readonly Dataset[];
+    readonly options: RunOptions;
+    /** The STARTING caller's envelope, captured at start and applied for the whole run. */
+    readonly envelope: ResolvedEnvelope;
+  } | null;
+  /** Dataset names (what a live run's poll body lists). */
+  readonly datasetNames: readonly string[];
   /** Present when Succeeded. */
   readonly outcome: RunOutcome | null;
 }
@@ -54,4 +52,15 @@ export interface RunDetails {
   /** Present when Succeeded. */
   readonly report: EvalReport | null;
   readonly cases: readonly CaseResult[];
+}
+
+/** A finished run as its poll and report.xml read it (the summary plus, until reclaimed, its details). */
+export interface FiledRun {
+  readonly jobId: string;
+  readonly ownerId: string;
+  readonly status: FinishedStatus;
+  readonly createdAt: number;
+  readonly startedAt: number | null;
+  readonly completedAt: number;
+  readonly outcome: RunOutcome | null;
 }

@@ -1,20 +1,29 @@
-// Wires the eval family from the shared AppContext: the service (stores, dispatcher, runner on the
-// agent runtime and the tool plane), its reclaim sweeper, shutdown, and the routes.
+// Wires the eval family from the shared AppContext: the store on the storage port, the service (runner
+// on the agent runtime and the tool plane) with its run kind on the shared engine, the sweeper, routes.
 import type { AppContext } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { startSweeper } from '../platform/store/index.js';
 import { registerEvalRoutes } from './routes.js';
 import { EvalService } from './service.js';
+import { EvalStore } from './store/eval-store.js';
 
 export async function registerEvals(app: App, context: AppContext): Promise<void> {
-  const { config, logger } = context;
+  const { config, logger, storage, engine } = context;
   const log = {
     warn: (details: object, message: string) => logger.warn(details, message),
   };
   const service = new EvalService({
     config: config.evaluation,
     envelopes: config.bundleExecution.envelopes,
-    reclaimAfterMs: config.bundleExecution.runRecordTtlMs,
+    store: new EvalStore({
+      storage,
+      clock: context.clock,
+      reclaimAfterMs: config.bundleExecution.runRecordTtlMs,
+      reportsRoot: config.evaluation.reportsRoot,
+      log,
+    }),
+    engine,
+    durable: storage.durable,
     ids: context.ids,
     clock: context.clock,
     host: {
@@ -30,6 +39,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<void
       log,
     },
   });
+  engine.register(service.kind());
   const sweeper = startSweeper({
     intervalMs: config.bundleExecution.cleanupIntervalMs,
     sweep: () => service.sweep(),
@@ -37,7 +47,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<void
   });
   context.onClose(async () => {
     sweeper.stop();
-    await service.close();
+    await context.stopRuns();
   });
   registerEvalRoutes(app, service);
 }

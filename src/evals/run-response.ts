@@ -1,17 +1,17 @@
-// The poll body (DESIGN.md §7) of an active or a filed run. Counts, verdict, duration, cost and the
+// The poll body (DESIGN.md §7) of a live or a finished run. Counts, verdict, duration, cost and the
 // report appear once Succeeded; `datasets` is empty and `report` absent once the submission was
 // reclaimed. Per-case results never appear here.
-import type { ActiveRun, FiledRun, RunDetails } from './eval-run.js';
+import type { EvalRunData, FiledRun, RunDetails } from './eval-run.js';
 import type { EvalRunResponse } from './schemas.js';
 
-export function activeRunResponse(run: ActiveRun): EvalRunResponse {
+export function liveRunResponse(run: EvalRunData & { status: 'Queued' | 'Running' }): EvalRunResponse {
   return {
     jobId: run.jobId,
     status: run.status,
     createdAt: iso(run.createdAt),
     startedAt: run.startedAt === null ? null : iso(run.startedAt),
     completedAt: null,
-    datasets: run.datasets.map((d) => d.name),
+    datasets: [...run.datasetNames],
   };
 }
 

@@ -1,50 +1,69 @@
 // The eval use cases without HTTP: list datasets, start a run (gates, ceilings and dataset checks all
-// before anything is queued), poll, cancel and the JUnit report. Runs execute on the dispatcher under
-// the envelope captured at start; finished runs are filed into the eval store.
+// before anything is queued; the per-owner cap atomically with the insert), poll, list, cancel and the
+// JUnit report, from any instance. Runs are executed by the shared run engine under the envelope
+// captured at start; each judged case is a checkpoint, so a run taken over after a crash keeps them.
 import type { Principal } from '../platform/auth/index.js';
 import type { Clock, IdGenerator } from '../platform/clock/index.js';
 import type { EnvelopesConfig, EvaluationConfig } from '../platform/config/types.js';
 import { resolveEnvelope } from '../platform/envelope/index.js';
+import type { Owner } from '../platform/ownership/index.js';
 import { redactValue } from '../platform/redaction/index.js';
+import { leaseLost, stopCause, type LiveRun, type RunEngine, type RunKind } from '../runs/index.js';
 import { listDatasetFiles } from './datasets/list-dataset-files.js';
 import { loadDatasets } from './datasets/load-datasets.js';
-import { EvalDispatcher } from './dispatcher.js';
-import type { ActiveRun, FiledRun, RunDetails } from './eval-run.js';
+import type { EvalRunData, FinishedStatus, RunDetails } from './eval-run.js';
 import { ceilingBreached, evalsDisabled, forbidden, reportReclaimed, runFinished, runNotFinished, runNotFound } from './problems.js';
 import { buildReport } from './report/build-report.js';
 import { junitXml } from './report/junit-xml.js';
 import { planExecutions } from './runner/plan-executions.js';
 import { runEvaluation, type EvaluationHost } from './runner/run-evaluation.js';
 import { readRunOptions, readStartRequest } from './run-options.js';
-import { activeRunResponse, filedRunResponse, statusUrl } from './run-response.js';
+import { filedRunResponse, liveRunResponse, statusUrl } from './run-response.js';
 import type { CancelEvalRunResponse, EvalRunResponse } from './schemas.js';
-import { ActiveRuns } from './store/active-runs.js';
-import { EvalStore } from './store/eval-store.js';
+import type { EvalStore} from './store/eval-store.js';
+import { LIVE_STATES, RUN_COLLECTION, runKey } from './store/eval-store.js';
 
 export const EVALS_ROLE = 'Harness.Evals.Execute';
 
 export interface EvalServiceDeps {
   readonly config: EvaluationConfig;
   readonly envelopes: EnvelopesConfig;
-  /** How long a finished run keeps its submission (BundleExecution:RunRecordTtl). */
-  readonly reclaimAfterMs: number;
+  readonly store: EvalStore;
+  readonly engine: RunEngine;
+  /** Whether the storage outlives this process (a stopping host then leaves runs for a takeover). */
+  readonly durable: boolean;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly host: Omit<EvaluationHost, 'hostSignal' | 'clock' | 'ids'>;
 }
 
+type LiveData = EvalRunData & { status: 'Queued' | 'Running' };
+
+function isLive(run: EvalRunData): run is LiveData {
+  return run.status === 'Queued' || run.status === 'Running';
+}
+
 export class EvalService {
   readonly #deps: EvalServiceDeps;
-  readonly #active: ActiveRuns;
-  readonly #store: EvalStore;
-  readonly #dispatcher: EvalDispatcher;
-  readonly #shutdown = new AbortController();
 
   constructor(deps: EvalServiceDeps) {
     this.#deps = deps;
-    this.#active = new ActiveRuns(deps.clock);
-    this.#store = new EvalStore({ clock: deps.clock, reclaimAfterMs: deps.reclaimAfterMs, reportsRoot: deps.config.reportsRoot, log: deps.host.log });
-    this.#dispatcher = new EvalDispatcher((run) => this.#execute(run));
+  }
+
+  /** The eval run kind: one lane of Evaluation:MaxConcurrentRuns per instance, one run per owner at a time. */
+  kind(): RunKind {
+    return {
+      collection: RUN_COLLECTION,
+      liveStates: LIVE_STATES,
+      lane: { maxConcurrent: this.#deps.config.maxConcurrentRuns, maxConcurrentPerOwner: 1 },
+      execute: (live) => this.#execute(live),
+      takeOver: async () => 'execute',
+      abandon: async (key) => {
+        if (this.#deps.durable) return;
+        const record = await this.#deps.store.record(key, key.id);
+        if (record !== undefined && isLive(record.data)) await this.#finishEmpty(record.data, 'Failed', ['Queued']);
+      },
+    };
   }
 
   /** Truthful whatever the toggle says (DESIGN.md §10): the names in the configured roots. */
@@ -53,7 +72,7 @@ export class EvalService {
   }
 
   async start(principal: Principal, body: unknown): Promise<{ jobId: string; statusUrl: string }> {
-    const { config } = this.#deps;
+    const { config, clock, engine } = this.#deps;
     if (!config.enabled || !principal.roles.includes(EVALS_ROLE)) throw forbidden();
     const request = readStartRequest(body);
     const options = readRunOptions(request, config);
@@ -65,55 +84,54 @@ export class EvalService {
         `The run would execute ${executions.length} cases (cases × repeats after tagFilter); Evaluation:MaxCaseExecutionsPerRun allows ${config.maxCaseExecutionsPerRun}. Nothing was queued.`,
       );
     }
-    // No await between this check and add(): two concurrent starts cannot both pass the cap.
-    const active = this.#active.countFor(principal.ownerId);
-    if (active >= config.maxActiveRunsPerOwner) {
-      throw ceilingBreached(
-        `This caller already has ${active} eval runs queued or executing; Evaluation:MaxActiveRunsPerOwner allows ${config.maxActiveRunsPerOwner}.`,
-      );
-    }
-    const run: ActiveRun = {
+    const run: EvalRunData = {
       jobId: this.#deps.ids.opaque(),
       ownerId: principal.ownerId,
-      createdAt: this.#deps.clock.now(),
-      datasets,
-      executions,
-      options,
-      envelope: resolveEnvelope(this.#deps.envelopes, principal),
+      createdAt: clock.now(),
       status: 'Queued',
       startedAt: null,
+      completedAt: null,
+      submission: { datasets, options, envelope: resolveEnvelope(this.#deps.envelopes, principal) },
+      datasetNames: datasets.map((d) => d.name),
+      outcome: null,
     };
-    const added = this.#active.add(run);
-    this.#dispatcher.enqueue(run);
-    await added;
+    const admitted = await this.#deps.store.admit(run, config.maxActiveRunsPerOwner, engine.lease());
+    if (admitted.outcome !== 'inserted') {
+      throw ceilingBreached(
+        `This caller already has ${config.maxActiveRunsPerOwner} eval runs queued or executing; Evaluation:MaxActiveRunsPerOwner allows ${config.maxActiveRunsPerOwner}.`,
+      );
+    }
+    engine.dispatch(runKey(principal, run.jobId));
     return { jobId: run.jobId, statusUrl: statusUrl(run.jobId) };
   }
 
   async poll(principal: Principal, jobId: string): Promise<EvalRunResponse> {
     if (!this.#deps.config.enabled) throw evalsDisabled();
-    const active = await this.#active.find(principal, jobId);
-    if (active !== undefined) return activeRunResponse(active);
-    const filed = await this.#store.find(principal, jobId);
+    const record = await this.#deps.store.record(principal, jobId);
+    if (record !== undefined && isLive(record.data)) return liveRunResponse(record.data);
+    const filed = await this.#deps.store.find(principal, jobId);
     if (filed === undefined) throw runNotFound();
     return filedRunResponse(filed.run, filed.details);
   }
 
   async cancel(principal: Principal, jobId: string): Promise<CancelEvalRunResponse> {
     if (!this.#deps.config.enabled) throw evalsDisabled();
-    const active = await this.#active.find(principal, jobId);
-    if (active === undefined) {
-      if ((await this.#store.find(principal, jobId)) !== undefined) throw runFinished();
+    const record = await this.#deps.store.record(principal, jobId);
+    if (record === undefined || !isLive(record.data)) {
+      if ((await this.#deps.store.find(principal, jobId)) !== undefined) throw runFinished();
       throw runNotFound();
     }
-    if (!this.#dispatcher.withdraw(active)) return { stopped: false };
-    await this.#finish(active, { status: 'Cancelled', outcome: null }, { report: null, cases: [] });
+    if (record.data.status !== 'Queued') return { stopped: false };
+    if (!(await this.#finishEmpty(record.data, 'Cancelled', ['Queued']))) return { stopped: false };
+    this.#deps.engine.withdraw(runKey(principal, jobId));
     return { stopped: true };
   }
 
   async junitReport(principal: Principal, jobId: string): Promise<string> {
     if (!this.#deps.config.enabled) throw evalsDisabled();
-    if ((await this.#active.find(principal, jobId)) !== undefined) throw runNotFinished();
-    const filed = await this.#store.find(principal, jobId);
+    const record = await this.#deps.store.record(principal, jobId);
+    if (record !== undefined && isLive(record.data)) throw runNotFinished();
+    const filed = await this.#deps.store.find(principal, jobId);
     if (filed === undefined) throw runNotFound();
     if (filed.details === undefined) throw reportReclaimed();
     const { datasets, repeats, cases } = filed.details;
@@ -121,61 +139,62 @@ export class EvalService {
   }
 
   sweep(): Promise<void> {
-    return this.#store.sweep();
+    return this.#deps.store.sweep();
   }
 
-  /** Host shutdown: nothing new starts, running cases are aborted, their runs end Failed. */
-  async close(): Promise<void> {
-    this.#shutdown.abort();
-    await this.#dispatcher.stop();
-  }
-
-  async #execute(run: ActiveRun): Promise<void> {
-    const { clock, ids, host } = this.#deps;
-    run.status = 'Running';
-    const startedAt = clock.now();
-    run.startedAt = startedAt;
+  async #execute(live: LiveRun): Promise<void> {
+    const { clock, ids, host, store } = this.#deps;
+    const owner: Owner = { ownerId: live.key.ownerId };
+    const record = await store.record(owner, live.key.id);
+    if (record === undefined || !isLive(record.data) || record.data.submission === null) return;
+    let run: EvalRunData = record.data;
+    const submission = record.data.submission;
+    if (run.status === 'Queued') {
+      run = { ...run, status: 'Running', startedAt: clock.now() };
+      if (!(await store.transition(run, ['Queued'], live.holder))) return;
+    }
+    const startedAt = run.startedAt ?? clock.now();
+    const lost = new AbortController();
+    const signal = AbortSignal.any([live.signal, lost.signal]);
     try {
       const results = await runEvaluation(
-        { ownerId: run.ownerId, envelope: run.envelope, datasets: run.datasets, executions: run.executions, parallelism: run.options.parallelism },
-        { ...host, clock, ids, hostSignal: this.#shutdown.signal },
+        {
+          ownerId: run.ownerId,
+          envelope: submission.envelope,
+          datasets: submission.datasets,
+          executions: planExecutions(submission.datasets, submission.options.repeats, submission.options.tagFilter),
+          parallelism: submission.options.parallelism,
+          judged: await store.judged(live.key),
+          onJudged: async (index, result) => {
+            if (!(await store.checkpoint(live.key, index, redactValue(result), live.holder))) lost.abort(leaseLost());
+          },
+        },
+        { ...host, clock, ids, hostSignal: signal },
       );
-      if (this.#shutdown.signal.aborted) {
-        await this.#finish(run, { status: 'Failed', outcome: null }, { report: null, cases: [] });
+      const cause = stopCause(signal);
+      if (cause === 'lease-lost' || (cause === 'host-stopping' && this.#deps.durable)) return;
+      if (cause !== null) {
+        await this.#finishEmpty(run, 'Failed', ['Running'], live.holder);
         return;
       }
-      const names = run.datasets.map((d) => d.name);
-      const built = buildReport(results, { datasets: names, repeats: run.options.repeats, failRateThreshold: run.options.failRateThreshold, pricing: host.pricing });
+      const { options } = submission;
+      const built = buildReport(results, { datasets: run.datasetNames, repeats: options.repeats, failRateThreshold: options.failRateThreshold, pricing: host.pricing });
       const completedAt = clock.now();
       const outcome = { counts: built.counts, verdict: built.verdict, durationMs: Math.max(0, completedAt - startedAt), costUsd: built.costUsd };
-      await this.#finish(run, { status: 'Succeeded', outcome }, { report: built.report, cases: results }, completedAt);
+      // Everything in the details that came from a model or a tool is redacted once, here, before it is kept.
+      const details: RunDetails = redactValue({ datasets: run.datasetNames, repeats: options.repeats, report: built.report, cases: results });
+      await store.file({ ...run, status: 'Succeeded', completedAt, outcome }, details, ['Running'], live.holder);
     } catch (error) {
+      const cause = stopCause(signal);
+      if (cause === 'lease-lost' || (cause === 'host-stopping' && this.#deps.durable)) return;
       host.log.warn({ err: error, jobId: run.jobId }, 'An eval run failed outside its cases.');
-      await this.#finish(run, { status: 'Failed', outcome: null }, { report: null, cases: [] }).catch(() => undefined);
+      await this.#finishEmpty(run, 'Failed', ['Running'], live.holder).catch(() => undefined);
     }
   }
 
-  async #finish(
-    run: ActiveRun,
-    end: Pick<FiledRun, 'status' | 'outcome'>,
-    details: Pick<RunDetails, 'report' | 'cases'>,
-    completedAt = this.#deps.clock.now(),
-  ): Promise<void> {
-    const filed: FiledRun = {
-      jobId: run.jobId,
-      ownerId: run.ownerId,
-      status: end.status,
-      createdAt: run.createdAt,
-      startedAt: run.startedAt,
-      completedAt,
-      outcome: end.outcome,
-    };
-    // Everything in the details that came from a model or a tool is redacted once, here, before it is kept.
-    const kept: RunDetails = redactValue({ datasets: run.datasets.map((d) => d.name), repeats: run.options.repeats, ...details });
-    try {
-      await this.#store.file(filed, kept);
-    } finally {
-      await this.#active.remove(run);
-    }
+  /** Files a run that ends without a report (cancelled, failed); false when it was no longer in `from`. */
+  #finishEmpty(run: EvalRunData, status: FinishedStatus, from: readonly string[], holder?: string): Promise<boolean> {
+    const completedAt = this.#deps.clock.now();
+    return this.#deps.store.file({ ...run, status, completedAt, outcome: null }, { datasets: run.datasetNames, repeats: run.submission?.options.repeats ?? 1, report: null, cases: [] }, from, holder);
   }
 }

@@ -7,7 +7,7 @@ import { isInvocationIdentifier } from '../platform/auth/index.js';
 import type { DirectToolInvocationConfig, EnvelopesConfig } from '../platform/config/types.js';
 import { resolveEnvelope } from '../platform/envelope/index.js';
 import { ProblemError } from '../platform/problems/index.js';
-import { rateLimitedProblem, type ConcurrencySlots } from '../platform/rate-limit/index.js';
+import { rateLimitedProblem, type SharedSlots } from '../platform/rate-limit/index.js';
 import { redactText, redactThenTruncate } from '../platform/redaction/index.js';
 import type { Clock } from '../platform/clock/index.js';
 import type { ToolGovernor } from './governor.js';
@@ -26,7 +26,7 @@ export interface InvokeDependencies {
   readonly validator: ParameterValidator;
   readonly envelopes: EnvelopesConfig;
   readonly config: DirectToolInvocationConfig;
-  readonly slots: ConcurrencySlots;
+  readonly slots: SharedSlots;
   readonly clock: Clock;
 }
 
@@ -58,7 +58,7 @@ export async function invokeTool(
   }
   if (!deps.config.enabled || !principal.roles.includes(INVOKE_ROLE)) throw forbidden();
 
-  const lease = deps.slots.tryAcquire(principal.ownerId);
+  const lease = await deps.slots.tryAcquire(principal.ownerId);
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
   const timeoutMs = Math.round((requestedTimeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
   const deadline = AbortSignal.timeout(timeoutMs);

@@ -7,11 +7,11 @@ import type { DefinitionStore } from './definition/definition-store.js';
 import { validateDefinition, type ValidationContext } from './definition/validate-definition.js';
 import type { StoredWorkflow } from './definition/workflow-definition.js';
 import { definitionCapReached, deleteWhileLive, invalidDefinition, workflowNotFound } from './problems.js';
-import type { LiveRuns } from './runs/live-runs.js';
 
 export interface DefinitionServiceDependencies {
   readonly store: DefinitionStore;
-  readonly live: LiveRuns;
+  /** Whether the owner's workflow has a Queued, Running or Blocked run. */
+  readonly hasLiveRun: (owner: Owner, workflowId: string) => Promise<boolean>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly maxSteps: number;
@@ -35,7 +35,6 @@ export class DefinitionService {
     const id = this.#deps.ids.uuid();
     const result = await validateDefinition(body, { ...this.#context(owner), selfId: id });
     if (!result.valid) throw invalidDefinition(result.diagnostics);
-    if (this.#deps.store.count(owner) >= this.#deps.maxDefinitionsPerOwner) throw definitionCapReached(this.#deps.maxDefinitionsPerOwner);
     const { draft, shape } = result;
     const workflow: StoredWorkflow = {
       id,
@@ -49,7 +48,7 @@ export class DefinitionService {
       expandedStepCount: shape.expandedStepCount,
       subPlanDepth: shape.subPlanDepth,
     };
-    await this.#deps.store.put(workflow);
+    if (!(await this.#deps.store.add(workflow, this.#deps.maxDefinitionsPerOwner))) throw definitionCapReached(this.#deps.maxDefinitionsPerOwner);
     return workflow;
   }
 
@@ -65,7 +64,7 @@ export class DefinitionService {
 
   async delete(owner: Owner, id: string): Promise<void> {
     await this.get(owner, id);
-    if (this.#deps.live.hasLiveRun(owner.ownerId, id)) throw deleteWhileLive();
+    if (await this.#deps.hasLiveRun(owner, id)) throw deleteWhileLive();
     await this.#deps.store.remove(owner, id);
   }
 

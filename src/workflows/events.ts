@@ -1,7 +1,9 @@
 // The progress-stream frames (DESIGN §6), a discriminated union on `type`. Every frame goes out with
 // an `id:` line carrying its sequence (GAP: the last dropped frame's; SNAPSHOT: the last frame it
 // includes), so a client can re-attach with Last-Event-ID.
-import type { RunStatus, StepProjection, StepStatus } from './runs/run-projection.js';
+import type { RunStatus, StepStatus } from './runs/run-status.js';
+import type { StepProjection } from './runs/run-projection.js';
+import type { RunEvent } from './runs/workflow-run.js';
 
 export interface SnapshotFrame {
   readonly type: 'SNAPSHOT';
@@ -50,4 +52,9 @@ export type ProgressFrame = SnapshotFrame | LoggedFrame | GapFrame;
 /** FINISHED and PARKED end the stream. */
 export function closesStream(frame: ProgressFrame): boolean {
   return frame.type === 'FINISHED' || frame.type === 'PARKED';
+}
+
+/** A journal event as the frame watchers receive: the event with its sequence. */
+export function toLoggedFrame(sequence: number, event: RunEvent): LoggedFrame {
+  return { ...event, sequence };
 }

@@ -3,7 +3,7 @@
 // ceilings, the sweeper and the routes. Shutdown stops every live run and ends open streams.
 import type { AppContext } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
-import { ConcurrencySlots } from '../platform/rate-limit/index.js';
+import { SharedSlots } from '../platform/rate-limit/index.js';
 import type { SseStream } from '../platform/sse/index.js';
 import { startSweeper } from '../platform/store/index.js';
 import { realTimers } from './engine/timers.js';
@@ -21,6 +21,8 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   const logger = context.logger.child({ feature: 'workflows' });
   const service = createWorkflowService({
     config: workflows,
+    storage: context.storage,
+    engine: context.engine,
     clock: context.clock,
     ids: context.ids,
     timers: realTimers,
@@ -39,9 +41,13 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   registerWorkflowRoutes(app, {
     service,
     envelopes: config.bundleExecution.envelopes,
-    streamSlots: new ConcurrencySlots({
+    streamSlots: new SharedSlots({
+      slots: context.storage.slots,
+      kind: 'workflow-stream',
       limitPerKey: workflows.maxProgressStreamsPerOwner,
       globalLimit: workflows.maxConcurrentProgressStreams,
+      holder: context.engine.instanceId,
+      ttlMs: context.engine.leaseTtlMs,
     }),
     watcherBufferFrames: workflows.watcherBufferFrames,
     maxDefinitionBytes: MAX_DEFINITION_BYTES,
@@ -56,7 +62,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   // Before the server drops connections: stop live runs, let their streams deliver FINISHED, end the rest.
   app.addHook('preClose', async () => {
     sweeper.stop();
-    await service.runs.shutdown(SHUTDOWN_GRACE_MS);
+    await context.stopRuns();
     await withinGrace(Promise.all(openStreams.values()), SHUTDOWN_GRACE_MS);
     for (const stream of openStreams.keys()) stream.close();
   });

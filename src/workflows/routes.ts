@@ -6,19 +6,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { EnvelopesConfig } from '../platform/config/types.js';
 import { resolveEnvelope } from '../platform/envelope/index.js';
-import { principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
-import type { ConcurrencySlots } from '../platform/rate-limit/index.js';
+import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
+import type { SharedSlots } from '../platform/rate-limit/index.js';
 import { openSseStream, type SseStream } from '../platform/sse/index.js';
 import { detailView, listView, runStatusUrl, submitView, workflowLocation } from './definition-views.js';
 import { streamCeilingReached } from './problems.js';
-import { projectRun } from './runs/run-projection.js';
 import {
+  ApprovalListSchema,
   ApprovalParamsSchema,
   ApprovalRequestSchema,
   ApprovalResponseSchema,
   CancelResponseSchema,
   DiagnosticSchema,
   RunParamsSchema,
+  RunListQuerySchema,
+  RunListSchema,
   RunProjectionSchema,
   StartRunRequestSchema,
   StartRunResponseSchema,
@@ -36,8 +38,8 @@ import { sseFrameSink } from './streams/sse-frame-sink.js';
 export interface WorkflowRoutesOptions {
   readonly service: WorkflowService;
   readonly envelopes: EnvelopesConfig;
-  /** Open progress streams, per owner and host-wide (503 beyond). */
-  readonly streamSlots: ConcurrencySlots;
+  /** Open progress streams, per owner (across instances) and host-wide (503 beyond). */
+  readonly streamSlots: SharedSlots;
   readonly watcherBufferFrames: number;
   readonly maxDefinitionBytes: number;
   readonly heartbeatMs?: number;
@@ -168,7 +170,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
         response: { 200: RunProjectionSchema, ...problemResponses(401, 403, 404, 429) },
       },
     },
-    async (request) => projectRun(await service.runs.find(principalOf(request), request.params.workflowId, request.params.jobId)),
+    async (request) => service.runs.poll(principalOf(request), request.params.workflowId, request.params.jobId),
   );
 
   app.delete(
@@ -183,6 +185,39 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       },
     },
     async (request) => service.runs.cancel(principalOf(request), request.params.workflowId, request.params.jobId),
+  );
+
+  app.get(
+    '/api/workflows/runs',
+    {
+      config: { rateLimit: 'workflows-read' },
+      validatorCompiler: listValidatorCompiler,
+      schema: {
+        summary: 'List the caller’s runs across their workflows, newest first; optionally of one workflow or in one status.',
+        tags: TAGS,
+        querystring: RunListQuerySchema,
+        response: { 200: RunListSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { status, workflowId, ...page } = request.query;
+      return service.runs.list(principalOf(request), { ...pageOf(page), ...(status ? { status } : {}), ...(workflowId ? { workflowId } : {}) });
+    },
+  );
+
+  app.get(
+    '/api/approvals',
+    {
+      config: { rateLimit: 'workflows-read' },
+      validatorCompiler: listValidatorCompiler,
+      schema: {
+        summary: 'List the caller’s pending approvals across all their workflow runs, newest first.',
+        tags: TAGS,
+        querystring: PageQuerySchema,
+        response: { 200: ApprovalListSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => service.runs.pendingApprovals(principalOf(request), pageOf(request.query)),
   );
 
   app.post(
@@ -228,8 +263,8 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     async (request, reply) => {
       const principal = principalOf(request);
       // Authorization happens once, here; the stream then runs to its end regardless of the token.
-      const run = await service.runs.find(principal, request.params.workflowId, request.params.jobId);
-      const lease = options.streamSlots.tryAcquire(principal.ownerId);
+      await service.runs.view(principal, request.params.workflowId, request.params.jobId);
+      const lease = await options.streamSlots.tryAcquire(principal.ownerId);
       if (lease === null) throw streamCeilingReached();
       reply.hijack();
       const sse = openSseStream(reply.raw, {
@@ -241,7 +276,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
         maxBufferedBytes: Number.MAX_SAFE_INTEGER,
         onError: (err) => logDebug(request.log, err),
       });
-      const serving = serveProgressStream(run, sseFrameSink(sse, reply.raw), {
+      const serving = serveProgressStream(service.store, { ownerId: principal.ownerId, jobId: request.params.jobId }, sseFrameSink(sse, reply.raw), {
         bufferFrames: options.watcherBufferFrames,
         lastEventId: parseLastEventId(request.headers['last-event-id']),
       });

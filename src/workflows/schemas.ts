@@ -2,6 +2,7 @@
 // serialise the responses and produce the OpenAPI document. Definition bodies are documented here
 // but checked by the definition validator, which reports every problem at once as diagnostics.
 import { Type, type Static } from 'typebox';
+import { PageQuerySchema } from '../platform/http/index.js';
 import { diagnosticCodes } from './definition/diagnostic.js';
 import { stepTypes } from './definition/workflow-definition.js';
 import { runStatuses, stepStatuses } from './runs/run-status.js';
@@ -131,6 +132,40 @@ export const RunProjectionSchema = Type.Object(
     ),
   },
   { $id: 'WorkflowRunResponse', description: 'Never echoes the run’s envelope, owner, tenant or input.' },
+);
+
+export const RunListQuerySchema = Type.Object(
+  {
+    ...PageQuerySchema.properties,
+    status: Type.Optional(Type.Enum(runStatuses, { description: 'Only runs in this status.' })),
+    workflowId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only runs of this workflow.' })),
+  },
+  { additionalProperties: false },
+);
+
+const nextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null when nothing follows.' });
+
+export const RunListSchema = Type.Object(
+  { runs: Type.Array(Type.Object(RunProjectionSchema.properties), { description: 'Poll bodies, newest first.' }), nextCursor },
+  { $id: 'WorkflowRunList' },
+);
+
+export const ApprovalListSchema = Type.Object(
+  {
+    approvals: Type.Array(
+      Type.Object({
+        approvalId: Type.String(),
+        workflowId: Type.String(),
+        jobId: Type.String(),
+        stepName: Type.String(),
+        message: Type.String({ description: 'Redacted.' }),
+        createdAt: DateTime,
+        expiresAt: nullable(DateTime, 'When the gate’s timeout rejects it; null without a timeout.'),
+      }),
+    ),
+    nextCursor,
+  },
+  { $id: 'PendingApprovalList' },
 );
 
 export const CancelResponseSchema = Type.Object(

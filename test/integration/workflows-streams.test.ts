@@ -178,14 +178,16 @@ describe('progress stream with small watcher buffers', () => {
     expect(stream.frames[3]!.data).toMatchObject({ type: 'FINISHED', sequence: snapshotSequence + 10 });
   });
 
-  it('sends GAP then a fresh SNAPSHOT when the log no longer holds the frames after Last-Event-ID', async () => {
-    const { statusUrl } = await start(t.app, await submit(t.app, chain('forgotten', toolStep('a'), toolStep('b'))));
+  it('resumes after Last-Event-ID with every frame the run logged since, however small the watcher buffer (DESIGN §11)', async () => {
+    const { statusUrl } = await start(t.app, await submit(t.app, chain('remembered', toolStep('a'), toolStep('b'))));
     await pollUntil(t.app, statusUrl, isFinal);
     const stream = await attach(base, streamPath(statusUrl), { 'last-event-id': '1' });
     await stream.ended;
-    expect(stream.frames).toEqual([
-      { id: '3', data: { type: 'GAP', droppedCount: 2 } },
-      { id: '5', data: expect.objectContaining({ type: 'SNAPSHOT', status: 'Succeeded', isTerminal: true, sequence: 5 }) },
+    expect(stream.frames.map((f) => [f.id, f.data.type, f.data.stepName ?? f.data.status])).toEqual([
+      ['2', 'STEP', 'a'],
+      ['3', 'STEP', 'b'],
+      ['4', 'STEP', 'b'],
+      ['5', 'FINISHED', 'Succeeded'],
     ]);
   });
 });

@@ -30,6 +30,8 @@ export interface StageArchiveInput {
   readonly uploadName?: string;
   /** Receives warnings about skipped skills and plugins. */
   readonly log?: ManifestLog;
+  /** Name prefix of the private directory (default `bundle-`). */
+  readonly dirPrefix?: string;
 }
 
 export interface StagedBundle {
@@ -60,7 +62,7 @@ export async function stageArchive(input: StageArchiveInput, limits: ArchiveLimi
     const budget: ExpansionBudget = { written: 0, max: limits.maxTotalUncompressedBytes };
     const symlinkTargets = checkSymlinks(entries, await readSymlinkTargets(zip, entries, budget));
     await mkdir(input.stagingRoot, { recursive: true, mode: 0o700 });
-    dir = await mkdtemp(join(input.stagingRoot, 'bundle-'));
+    dir = await mkdtemp(join(input.stagingRoot, input.dirPrefix ?? 'bundle-'));
     await writeStagingTree(zip, dir, entries, symlinkTargets, budget);
     const manifest = await readStagedManifest(dir, input.uploadName, input.log);
     return { dir, manifest, entryCount: entries.length, uncompressedBytes: budget.written };

@@ -1,5 +1,6 @@
-// Executes a whole run: resolves each dataset's subject once, then every case × repeat through one
-// pool of `parallelism` slots. Results come back in plan order whatever order they finished in.
+// Executes a whole run: resolves each dataset's subject once, then every case × repeat not judged yet
+// (a run resumed after a takeover keeps its judged cases) through one pool of `parallelism` slots,
+// reporting each result as it is judged. Results come back in plan order whatever order they finished in.
 import type { ConversationLimits } from '../../agent/index.js';
 import type { ManifestLog } from '../../bundles/manifest/index.js';
 import type { ChatModel } from '../../models/index.js';
@@ -21,6 +22,10 @@ export interface EvaluationInput {
   readonly datasets: readonly Dataset[];
   readonly executions: readonly CaseExecution[];
   readonly parallelism: number;
+  /** Cases already judged, by execution index (they are not run again). */
+  readonly judged?: ReadonlyMap<number, CaseResult>;
+  /** Told each newly judged case (a checkpoint); a rejection fails the run. */
+  readonly onJudged?: (index: number, result: CaseResult) => Promise<void>;
 }
 
 export interface EvaluationHost {
@@ -43,9 +48,18 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
     subjects.set(dataset.name, await resolveSubject(dataset.subject, input.envelope, sources, signal));
   }
   const results: CaseResult[] = new Array<CaseResult>(input.executions.length);
-  await runPool(input.executions, input.parallelism, async (execution, index) => {
+  const pending: number[] = [];
+  input.executions.forEach((_execution, index) => {
+    const judged = input.judged?.get(index);
+    if (judged === undefined) pending.push(index);
+    else results[index] = judged;
+  });
+  await runPool(pending, input.parallelism, async (index) => {
+    const execution = input.executions[index] as CaseExecution;
     const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
-    results[index] = await runCase(execution, { ...host, subject, ownerId: input.ownerId });
+    const result = await runCase(execution, { ...host, subject, ownerId: input.ownerId });
+    results[index] = result;
+    await input.onJudged?.(index, result);
   });
   return results;
 }

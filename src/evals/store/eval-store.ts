@@ -1,17 +1,24 @@
-// The host's eval store: every finished run is filed in memory and, when Evaluation:ReportsRoot is set,
-// written there as JSON, so reports survive a restart (a lookup that misses memory reads the file).
-// The summary (status, counts, verdict, duration, cost) is kept; the submission — dataset names, the
-// report and the per-case results behind report.xml — is reclaimed RunRecordTtl after the run finished,
-// from memory by TTL and from a file's answer by its completion time. Files keep the full document.
+// Eval runs in the storage port: the run record (owned: foreign ≡ unknown) with its judged cases as
+// checkpoint items while live; once finished, the summary stays on the record (kept SUMMARY_KEEP_MS)
+// and the details are filed as a second record reclaimed RunRecordTtl after the run finished. With
+// Evaluation:ReportsRoot every finished report is also written there as JSON, so a lookup that misses
+// the storage (a Memory host restarted) still finds it.
 import type { Clock } from '../../platform/clock/index.js';
-import { OwnedStore, type Owner } from '../../platform/ownership/index.js';
-import { MemoryTtlStore } from '../../platform/store/index.js';
-import type { FiledRun, RunDetails } from '../eval-run.js';
+import type { Owner } from '../../platform/ownership/index.js';
+import type { InsertResult, RecordKey, Storage, StoredRecord } from '../../platform/storage/index.js';
+import type { EvalRunData, FiledRun, FinishedStatus, RunDetails } from '../eval-run.js';
+import type { CaseResult } from '../runner/case-execution.js';
 import { ReportFiles } from './report-files.js';
 
-/** Summaries held in memory; the oldest are forgotten first (they stay readable from ReportsRoot). */
-export const MAX_SUMMARIES_IN_MEMORY = 10_000;
-const KEEP_MS = 100 * 365 * 24 * 3600 * 1000;
+export const RUN_COLLECTION = 'eval-run';
+const DETAILS_COLLECTION = 'eval-details';
+export const LIVE_STATES: readonly string[] = ['Queued', 'Running'];
+/** How long a finished run's summary stays pollable (its details go after RunRecordTtl). */
+export const SUMMARY_KEEP_MS = 30 * 24 * 3600 * 1000;
+
+export function runKey(owner: Owner, jobId: string): RecordKey {
+  return { collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId };
+}
 
 export interface FiledLookup {
   readonly run: FiledRun;
@@ -20,56 +27,117 @@ export interface FiledLookup {
 }
 
 export interface EvalStoreOptions {
+  readonly storage: Storage;
   readonly clock: Clock;
   readonly reclaimAfterMs: number;
   readonly reportsRoot: string | null;
   readonly log: { warn(details: object, message: string): void };
 }
 
+export function filedRun(data: EvalRunData & { status: FinishedStatus }): FiledRun {
+  return {
+    jobId: data.jobId,
+    ownerId: data.ownerId,
+    status: data.status,
+    createdAt: data.createdAt,
+    startedAt: data.startedAt,
+    completedAt: data.completedAt ?? data.createdAt,
+    outcome: data.outcome,
+  };
+}
+
 export class EvalStore {
-  readonly #options: EvalStoreOptions;
-  readonly #summaries: OwnedStore<FiledRun>;
-  readonly #details: OwnedStore<RunDetails>;
-  readonly #detailsStore: MemoryTtlStore<RunDetails>;
+  readonly #o: EvalStoreOptions;
   readonly #files: ReportFiles | null;
 
   constructor(options: EvalStoreOptions) {
-    this.#options = options;
-    this.#summaries = new OwnedStore(new MemoryTtlStore<FiledRun>({ clock: options.clock, maxEntries: MAX_SUMMARIES_IN_MEMORY }));
-    this.#detailsStore = new MemoryTtlStore<RunDetails>({ clock: options.clock });
-    this.#details = new OwnedStore(this.#detailsStore);
+    this.#o = options;
     this.#files = options.reportsRoot === null ? null : new ReportFiles(options.reportsRoot);
   }
 
-  /** Files a finished run in memory, then (when configured) on disk; a failed write is logged, not fatal. */
-  async file(run: FiledRun, details: RunDetails): Promise<void> {
-    await this.#remember(run, details);
-    if (this.#files === null) return;
-    try {
-      await this.#files.write(run, details);
-    } catch (error) {
-      this.#options.log.warn({ err: error, jobId: run.jobId }, 'An eval report could not be written to Evaluation:ReportsRoot.');
-    }
+  admit(run: EvalRunData, maxActivePerOwner: number, lease: { readonly holder: string; readonly expiresAt: number }): Promise<InsertResult<EvalRunData>> {
+    return this.#o.storage.records.insert<EvalRunData>(
+      { ...runKey(run, run.jobId), state: run.status, createdAt: run.createdAt, lease, data: run },
+      { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES } },
+    );
   }
 
+  record(owner: Owner, jobId: string): Promise<StoredRecord<EvalRunData> | undefined> {
+    return this.#o.storage.records.get<EvalRunData>(runKey(owner, jobId));
+  }
+
+  /** The judged cases of a live run, by execution index. */
+  async judged(key: RecordKey): Promise<Map<number, CaseResult>> {
+    return new Map((await this.#o.storage.journal.items<CaseResult>(key)).map((item) => [Number(item.key), item.data]));
+  }
+
+  /** Checkpoints one judged case, fenced by the executing instance's lease; false when it lost the run. */
+  async checkpoint(key: RecordKey, index: number, result: CaseResult, holder: string): Promise<boolean> {
+    const done = await this.#o.storage.journal.commit(key, { items: [{ key: String(index), data: result }], record: { patch: {}, guard: { leaseHolder: holder } } });
+    return done.committed;
+  }
+
+  /** Moves a live run to `next` when it is in one of `from` (and, with `holder`, still leased to it). */
+  async transition(next: EvalRunData, from: readonly string[], holder?: string): Promise<boolean> {
+    const updated = await this.#o.storage.records.update<EvalRunData>(
+      runKey(next, next.jobId),
+      { state: next.status, data: next },
+      { states: from, ...(holder === undefined ? {} : { leaseHolder: holder }) },
+    );
+    return updated !== undefined;
+  }
+
+  /**
+   * Files a finished run: the record keeps its summary, the details go beside it until reclaimed, and
+   * (when configured) the whole document is written under ReportsRoot. False when the run was no longer
+   * live (cancelled meanwhile) or another instance owns it.
+   */
+  async file(run: EvalRunData & { status: FinishedStatus }, details: RunDetails, from: readonly string[], holder?: string): Promise<boolean> {
+    const { storage, clock } = this.#o;
+    const now = clock.now();
+    const completedAt = run.completedAt ?? now;
+    const remaining = completedAt + this.#o.reclaimAfterMs - now;
+    // Written before the record says the run finished, so a finished poll always has its file.
+    if (this.#files !== null) {
+      try {
+        await this.#files.write(filedRun(run), details);
+      } catch (error) {
+        this.#o.log.warn({ err: error, jobId: run.jobId }, 'An eval report could not be written to Evaluation:ReportsRoot.');
+      }
+    }
+    if (remaining > 0) {
+      await storage.records.put<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, expiresAt: now + remaining, data: details });
+    }
+    const updated = await storage.records.update<EvalRunData>(
+      runKey(run, run.jobId),
+      { state: run.status, data: { ...run, submission: null }, lease: null, expiresAt: now + SUMMARY_KEEP_MS },
+      { states: from, ...(holder === undefined ? {} : { leaseHolder: holder }) },
+    );
+    if (updated === undefined) {
+      await storage.records.delete({ collection: DETAILS_COLLECTION, ownerId: run.ownerId, id: run.jobId });
+      return false;
+    }
+    return true;
+  }
+
+  /** A finished run, from the storage or else from ReportsRoot. */
   async find(owner: Owner, jobId: string): Promise<FiledLookup | undefined> {
-    const run = await this.#summaries.find(owner, jobId);
-    if (run !== undefined) return { run, details: await this.#details.find(owner, jobId) };
+    const record = await this.record(owner, jobId);
+    if (record !== undefined) {
+      const data = record.data;
+      if (data.status === 'Queued' || data.status === 'Running') return undefined;
+      const details = await this.#o.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: jobId });
+      return { run: filedRun({ ...data, status: data.status }), details: details?.data };
+    }
     const document = await this.#files?.read(owner.ownerId, jobId);
     if (document === undefined) return undefined;
-    await this.#remember(document.run, document.details);
-    return { run: document.run, details: await this.#details.find(owner, jobId) };
+    const reclaimed = document.run.completedAt + this.#o.reclaimAfterMs <= this.#o.clock.now();
+    return { run: document.run, details: reclaimed ? undefined : document.details };
   }
 
-  /** Frees the memory of reclaimed submissions. */
+  /** Drops reclaimed details and expired summaries (with any checkpoints left). */
   async sweep(): Promise<void> {
-    await this.#detailsStore.sweep();
-  }
-
-  async #remember(run: FiledRun, details: RunDetails): Promise<void> {
-    const owner = { ownerId: run.ownerId };
-    await this.#summaries.put(owner, run.jobId, run, KEEP_MS);
-    const remaining = run.completedAt + this.#options.reclaimAfterMs - this.#options.clock.now();
-    if (remaining > 0) await this.#details.put(owner, run.jobId, details, remaining);
+    await this.#o.storage.records.sweep(DETAILS_COLLECTION);
+    await this.#o.storage.records.sweep(RUN_COLLECTION);
   }
 }

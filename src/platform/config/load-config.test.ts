@@ -87,6 +87,7 @@ describe('loadConfig defaults', () => {
       skills: { discoveryPaths: [] },
       workflows: {
         maxActiveRunsPerOwner: 5,
+        maxConcurrentRuns: 32,
         maxConcurrentProgressStreams: 64,
         maxProgressStreamsPerOwner: 4,
         maxDefinitionsPerOwner: 200,
@@ -103,6 +104,7 @@ describe('loadConfig defaults', () => {
         maxRepeats: 50,
         maxParallelism: 128,
         maxActiveRunsPerOwner: 2,
+        maxConcurrentRuns: 4,
         reportsRoot: null,
       },
       rateLimits: {

@@ -94,6 +94,7 @@ export interface ToolsConfig {
 
 export interface WorkflowsConfig {
   readonly maxActiveRunsPerOwner: number;
+  readonly maxConcurrentRuns: number;
   readonly maxConcurrentProgressStreams: number;
   readonly maxProgressStreamsPerOwner: number;
   readonly maxDefinitionsPerOwner: number;
@@ -111,6 +112,7 @@ export interface EvaluationConfig {
   readonly maxRepeats: number;
   readonly maxParallelism: number;
   readonly maxActiveRunsPerOwner: number;
+  readonly maxConcurrentRuns: number;
   readonly reportsRoot: string | null;
 }
 

@@ -1,9 +1,11 @@
-// Maps what Fastify itself throws (validation, body limits, content types, malformed bodies) onto
-// the problem catalog. Fastify's own messages never reach a response: each case gets a fixed,
-// caller-safe detail, and validation details name the field without echoing its value.
+// Maps what Fastify itself throws (validation, body limits, content types, malformed bodies) and the
+// storage port's refusals (unreachable storage → 503, a forged list cursor → 400) onto the problem
+// catalog. Fastify's own messages never reach a response: each case gets a fixed, caller-safe detail,
+// and validation details name the field without echoing its value.
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { ProblemError, isProblemError } from '../problems/index.js';
 import { redactText } from '../redaction/index.js';
+import { InvalidCursorError, isStorageUnavailable } from '../storage/index.js';
 
 interface ValidationIssue {
   readonly instancePath?: string;
@@ -30,6 +32,8 @@ export function validationProblem(context: string, issues: readonly ValidationIs
 
 export function mapFrameworkError(error: unknown, request: FastifyRequest): unknown {
   if (isProblemError(error)) return error;
+  if (isStorageUnavailable(error)) return new ProblemError('unavailable', 'The service cannot reach its storage right now; retry shortly.');
+  if (error instanceof InvalidCursorError) return new ProblemError('validation-failed', 'The cursor is not one this service issued; start again without it.');
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
     return validationProblem(fastifyError.validationContext ?? 'request', fastifyError.validation);

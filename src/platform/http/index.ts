@@ -7,3 +7,4 @@ export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js'
 export { validationProblem } from './framework-errors.js';
 export { ProblemDetailsSchema, problemResponses } from './problem-schema.js';
 export type { App } from './app-type.js';
+export { PageQuerySchema, listValidatorCompiler, pageOf, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './page-query.js';

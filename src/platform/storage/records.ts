@@ -68,7 +68,10 @@ export interface RecordPatch<T> {
 export interface UpdateGuard {
   readonly version?: number;
   readonly states?: readonly string[];
-  /** The lease must be held by this holder (and not lapsed). */
+  /**
+   * The lease must still be this holder's: nobody claimed it since (a lapsed lease nobody took over is
+   * still held — the holder identity is the fencing token, the expiry only says when others may claim).
+   */
   readonly leaseHolder?: string;
 }
 
@@ -115,7 +118,7 @@ export interface RecordStore {
   claim<T>(key: RecordKey, holder: string, ttlMs: number, query: ClaimQuery): Promise<StoredRecord<T> | undefined>;
   /** Records of these collections in one of `states` whose lease lapsed (oldest first); claim each before acting. */
   lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]>;
-  /** Extends every lease the holder has not lost and returns those records' keys (a missing one was lost). */
+  /** Extends every lease the holder has not lost (lapsed but unclaimed counts as kept) and returns those records' keys. */
   renewLeases(holder: string, ttlMs: number): Promise<RecordKey[]>;
   /** Drops the holder's leases (graceful shutdown: another instance may take over at once). */
   releaseLeases(holder: string): Promise<number>;

@@ -1,53 +1,46 @@
-// Stored workflow definitions under their owner (foreign ≡ unknown by construction), with a per-owner
-// index for listing newest first and for the MaxDefinitionsPerOwner count. Definitions do not expire;
-// they live until deleted (or the host restarts).
-import type { Clock } from '../../platform/clock/index.js';
-import { OwnedStore, type Owner } from '../../platform/ownership/index.js';
-import { MemoryTtlStore } from '../../platform/store/index.js';
+// Stored workflow definitions in the storage port, under their owner (foreign ≡ unknown by
+// construction), listed newest first; MaxDefinitionsPerOwner is checked atomically with the insert.
+// Definitions do not expire; they live until deleted.
+import type { Owner } from '../../platform/ownership/index.js';
+import type { Storage } from '../../platform/storage/index.js';
 import type { StoredWorkflow } from './workflow-definition.js';
 
-const RETAINED_MS = 100 * 365 * 24 * 60 * 60 * 1000;
+const COLLECTION = 'workflow';
+const STORED = 'Stored';
 
 export class DefinitionStore {
-  readonly #store: OwnedStore<StoredWorkflow>;
-  /** Owner id → workflow ids, oldest first. */
-  readonly #index = new Map<string, string[]>();
+  readonly #storage: Storage;
 
-  constructor(options: { readonly clock: Clock }) {
-    this.#store = new OwnedStore(new MemoryTtlStore<StoredWorkflow>({ clock: options.clock }));
+  constructor(options: { readonly storage: Storage }) {
+    this.#storage = options.storage;
   }
 
-  find(owner: Owner, id: string): Promise<StoredWorkflow | undefined> {
-    return this.#store.find(owner, id);
+  async find(owner: Owner, id: string): Promise<StoredWorkflow | undefined> {
+    return (await this.#storage.records.get<StoredWorkflow>({ collection: COLLECTION, ownerId: owner.ownerId, id }))?.data;
   }
 
-  count(owner: Owner): number {
-    return this.#index.get(owner.ownerId)?.length ?? 0;
+  /** Stores the definition unless its owner already stores `max`; false when refused. */
+  async add(workflow: StoredWorkflow, max: number): Promise<boolean> {
+    const result = await this.#storage.records.insert<StoredWorkflow>(
+      { collection: COLLECTION, ownerId: workflow.ownerId, id: workflow.id, state: STORED, createdAt: workflow.createdAt, data: workflow },
+      { ownerCap: { max, states: [STORED] } },
+    );
+    return result.outcome === 'inserted';
   }
 
-  /** Indexes synchronously first, so a count check followed by put cannot be overtaken by another submit. */
-  async put(workflow: StoredWorkflow): Promise<void> {
-    const ids = this.#index.get(workflow.ownerId) ?? [];
-    ids.push(workflow.id);
-    this.#index.set(workflow.ownerId, ids);
-    await this.#store.put({ ownerId: workflow.ownerId }, workflow.id, workflow, RETAINED_MS);
-  }
-
-  /** The owner's workflows, newest first. */
+  /** The owner's workflows, newest first (every one of them: at most MaxDefinitionsPerOwner). */
   async list(owner: Owner): Promise<StoredWorkflow[]> {
-    const ids = this.#index.get(owner.ownerId) ?? [];
-    const found = await Promise.all(ids.map((id) => this.#store.find(owner, id)));
-    return found.filter((w): w is StoredWorkflow => w !== undefined).reverse();
+    const found: StoredWorkflow[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<Storage['records']['list']>> = await this.#storage.records.list<StoredWorkflow>(COLLECTION, owner.ownerId, { limit: 200, cursor });
+      found.push(...page.records.map((record) => record.data as StoredWorkflow));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return found;
   }
 
-  async remove(owner: Owner, id: string): Promise<boolean> {
-    const removed = await this.#store.remove(owner, id);
-    const ids = this.#index.get(owner.ownerId);
-    if (ids !== undefined) {
-      const next = ids.filter((x) => x !== id);
-      if (next.length > 0) this.#index.set(owner.ownerId, next);
-      else this.#index.delete(owner.ownerId);
-    }
-    return removed;
+  remove(owner: Owner, id: string): Promise<boolean> {
+    return this.#storage.records.delete({ collection: COLLECTION, ownerId: owner.ownerId, id });
   }
 }

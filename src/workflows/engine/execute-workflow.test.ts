@@ -92,13 +92,14 @@ class Recorder implements ExecutionObserver {
 
 class Gates implements GateKeeper {
   readonly open_: Array<{ step: string; message: string; deadline: number | undefined; decide: (d: GateDecision) => void; expired: boolean }> = [];
-  open(step: GraphStep, message: string, deadline: number | undefined): OpenGate {
+  async open(step: GraphStep, message: string, deadline: number | undefined): Promise<OpenGate> {
     let decide!: (d: GateDecision) => void;
     const decided = new Promise<GateDecision>((resolve) => (decide = resolve));
     const entry = { step: step.path, message, deadline, decide, expired: false };
     this.open_.push(entry);
     return {
       approvalId: `approval-${this.open_.length}`,
+      deadline,
       decided,
       expire: () => {
         entry.expired = true;
@@ -118,7 +119,7 @@ const subPlanRunner: StepRunner = async (context) => {
   return outcome.status === 'Succeeded' ? { ok: true, output: outcome.outputs } : { ok: false, error: `child ${outcome.status}` };
 };
 
-function setup(overrides: Partial<Record<StepType, StepRunner>> = {}) {
+function setup(overrides: Partial<Record<StepType, StepRunner>> = {}, replay?: EngineOptions['replay']) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const timers = new ManualTimers(clock);
   const script = new Script();
@@ -134,7 +135,15 @@ function setup(overrides: Partial<Record<StepType, StepRunner>> = {}) {
     SubPlanInvocation: subPlanRunner,
     ...overrides,
   };
-  const options: EngineOptions = { runners, clock, timers, gates, observer: recorder, onRunnerError: (_s, e) => runnerErrors.push(e) };
+  const options: EngineOptions = {
+    runners,
+    clock,
+    timers,
+    gates,
+    observer: recorder,
+    onRunnerError: (_s, e) => runnerErrors.push(e),
+    ...(replay === undefined ? {} : { replay }),
+  };
   const controller = new AbortController();
   const run = (g: WorkflowGraph) => executeWorkflow(g, { topic: 'x' }, controller.signal, options);
   return { clock, timers, script, recorder, gates, controller, run, runnerErrors };
@@ -146,6 +155,35 @@ async function flush(): Promise<void> {
 }
 
 describe('executeWorkflow', () => {
+  it('resumes from checkpoints: a recorded step settles with its output unreported and is never run again', async () => {
+    const recorded = new Map<string, StepOutcome>([
+      ['a', { ok: true, output: 'a-recorded' }],
+      ['sub/x', { ok: true, output: 'x-recorded' }],
+    ]);
+    const { script, recorder, run } = setup({}, (step) => recorded.get(step.id));
+    const child = graph([{ name: 'x' }, { name: 'y' }], ['x>y'], { id: 'sub', path: 'sub' });
+    const outcome = run(graph([{ name: 'a' }, { name: 'sub', type: 'SubPlanInvocation', child }, { name: 'c' }], ['a>sub', 'sub>c']));
+    await flush();
+    expect(script.running()).toEqual(['sub/y']);
+    expect(script.contexts.get('sub/y')!.steps.x).toEqual({ status: 'Succeeded', output: 'x-recorded' });
+    script.finish('sub/y');
+    await flush();
+    expect(script.contexts.get('c')!.steps.a).toEqual({ status: 'Succeeded', output: 'a-recorded' });
+    script.finish('c');
+    await expect(outcome).resolves.toMatchObject({ status: 'Succeeded' });
+    expect(script.started).toEqual(['sub/y', 'c']);
+    expect(recorder.events.filter((e) => e.startsWith('a:') || e.startsWith('sub/x:'))).toEqual([]);
+  });
+
+  it('takes the branch a replayed ConditionalBranch recorded', async () => {
+    const { script, run } = setup({}, (step) => (step.name === 'if' ? { ok: true, output: false, take: ['no'] } : undefined));
+    const outcome = run(graph([{ name: 'if', type: 'ConditionalBranch' }, { name: 'yes' }, { name: 'no' }], ['if>yes', 'if>no']));
+    await flush();
+    expect(script.running()).toEqual(['no']);
+    script.finish('no');
+    await expect(outcome).resolves.toMatchObject({ status: 'Succeeded', outputs: { if: false, yes: null, no: 'no-out' } });
+  });
+
   it('runs a chain in order and hands each step the outputs of the steps before it', async () => {
     const { script, recorder, run } = setup();
     const outcome = run(graph([{ name: 'a' }, { name: 'b' }, { name: 'c' }], ['a>b', 'b>c']));

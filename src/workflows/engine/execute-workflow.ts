@@ -5,7 +5,8 @@
 // (an untaken branch does not); a step no predecessor reached is Skipped, which propagates. Ready
 // steps start at once, so independent branches run concurrently. The first failed step fails the
 // run: nothing new starts and running steps are aborted. Aborting the run's signal cancels it the
-// same way. The outcome is reported only after every started step has settled.
+// same way. The outcome is reported only after every started step has settled. A resumed run replays
+// its recorded outcomes (`replay`): those steps settle at once without running or being reported.
 import type { JsonObject } from '../definition/workflow-definition.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { awaitGate } from './await-gate.js';
@@ -26,6 +27,8 @@ export interface EngineOptions {
   readonly observer: ExecutionObserver;
   /** Told about a runner that threw (a programming error); the step fails with a generic error. */
   readonly onRunnerError?: (step: GraphStep, error: unknown) => void;
+  /** A resumed run's checkpoints: a step with a recorded outcome settles with it at once, unreported, instead of running again. */
+  readonly replay?: (step: GraphStep) => StepOutcome | undefined;
 }
 
 /** Runs a workflow graph to its outcome; aborting `signal` cancels it. */
@@ -83,6 +86,11 @@ class GraphExecution {
     const step = this.#graph.steps[index]!;
     this.#inFlight += 1;
     this.#activity.running += 1;
+    const replayed = this.#options.replay?.(step);
+    if (replayed !== undefined) {
+      void Promise.resolve().then(() => this.#settle(step, replayed, true));
+      return;
+    }
     this.#options.observer.stepChanged(step, { status: 'Running', at: this.#options.clock.now() });
     let work: Promise<StepOutcome>;
     try {
@@ -109,7 +117,7 @@ class GraphExecution {
     return reason instanceof Error && reason.message === STEP_STOPPED ? STEP_STOPPED : STEP_CANCELLED;
   }
 
-  #settle(step: GraphStep, outcome: StepOutcome): void {
+  #settle(step: GraphStep, outcome: StepOutcome, replayed = false): void {
     this.#activity.beginPass();
     this.#inFlight -= 1;
     this.#activity.running -= 1;
@@ -117,7 +125,15 @@ class GraphExecution {
     const { observer } = this.#options;
     if (outcome.ok) {
       this.#settled[step.name] = { status: 'Succeeded', output: outcome.output };
-      observer.stepChanged(step, { status: 'Succeeded', at, output: outcome.output, ...(outcome.usage ? { usage: outcome.usage } : {}) });
+      if (!replayed) {
+        observer.stepChanged(step, {
+          status: 'Succeeded',
+          at,
+          output: outcome.output,
+          ...(outcome.usage ? { usage: outcome.usage } : {}),
+          ...(outcome.take ? { take: outcome.take } : {}),
+        });
+      }
       if (!this.#controller.signal.aborted) this.#propagate(step, outcome.take);
     } else {
       // A step that failed because the run was stopping reports why the run stopped.
@@ -186,8 +202,9 @@ class GraphExecution {
     const signal = this.#controller.signal;
     if (signal.aborted) throw abortReason(signal);
     const { clock, timers, gates, observer } = this.#options;
-    const deadline = request.timeoutMs === undefined ? undefined : clock.now() + request.timeoutMs;
-    const gate = gates.open(step, request.message, deadline);
+    const gate = await gates.open(step, request.message, request.timeoutMs === undefined ? undefined : clock.now() + request.timeoutMs);
+    if (signal.aborted) throw abortReason(signal);
+    const deadline = gate.deadline;
     this.#activity.running -= 1;
     this.#activity.waiting += 1;
     observer.stepChanged(step, { status: 'Waiting', at: clock.now(), approvalId: gate.approvalId });

@@ -1,64 +1,77 @@
-// The approval desk records every decision (who, when, what, comment), expires on the clock as a
-// rejection, and withdraws what is left when the run stops.
+// The approval desk over the storage: opens one approval per gate (or finds the one a resumed run
+// already has), releases a gate decided through any instance, expires on its deadline as a rejection,
+// and withdraws what is left when the run stops. Decisions are compare-and-set: exactly one wins.
 import { describe, expect, it } from 'vitest';
 import { ManualClock, sequentialIds } from '../../platform/clock/index.js';
+import { createMemoryStorage } from '../../platform/storage/index.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
-import type { ApprovalRecord } from './approval-record.js';
-import { ApprovalDesk } from './approval-desk.js';
+import { ApprovalDesk, decided, expireDue } from './approval-desk.js';
+import { RunStore } from './run-store.js';
 
 const gate = { id: 'g-id', path: 'sub/gate' } as GraphStep;
+const owner = { ownerId: 'sub:alice' };
+const run = { jobId: 'job-1', workflowId: 'wf-1' };
 
 function setup() {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const approvals: ApprovalRecord[] = [];
-  const desk = new ApprovalDesk(approvals, { ids: sequentialIds('ap'), clock });
-  return { clock, approvals, desk };
+  const runs = new RunStore({ storage: createMemoryStorage({ clock }), recordTtlMs: 60_000 });
+  const desk = (existing = [] as Awaited<ReturnType<RunStore['approvals']>>) =>
+    new ApprovalDesk({ runs, owner, run, ids: sequentialIds('ap'), clock, existing });
+  return { clock, runs, desk };
 }
 
 describe('ApprovalDesk', () => {
-  it('records who decided, when, what and with which comment, and releases the waiting gate', async () => {
-    const { clock, approvals, desk } = setup();
-    const opened = desk.open(gate, 'Ship token ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ?', undefined);
+  it('stores a redacted pending approval and releases the gate once it is decided elsewhere', async () => {
+    const { clock, runs, desk } = setup();
+    const d = desk();
+    const opened = await d.open(gate, 'Ship token ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ?', undefined);
+    const stored = await runs.approval(owner, opened.approvalId);
+    expect(stored).toMatchObject({ approvalId: 'ap-1', jobId: 'job-1', workflowId: 'wf-1', stepName: 'sub/gate', stepId: 'g-id', message: 'Ship token [REDACTED]?', state: 'Pending', deadline: null });
     clock.advance(5_000);
-    expect(desk.decide(opened.approvalId, 'Approve', 'ok', 'sub:alice')).toBe('decided');
+    expect(await runs.settleApproval(owner, decided(stored!, 'Approve', 'ok', 'sub:alice', clock.now()))).toBe(true);
+    expect(await runs.settleApproval(owner, decided(stored!, 'Reject', null, 'sub:alice', clock.now()))).toBe(false);
+    await d.refresh();
     await expect(opened.decided).resolves.toEqual({ decision: 'Approve', comment: 'ok', timedOut: false });
-    expect(approvals[0]).toEqual({
-      approvalId: 'ap-1',
-      stepName: 'sub/gate',
-      stepId: 'g-id',
-      message: 'Ship token [REDACTED]?',
-      createdAt: Date.UTC(2026, 0, 1),
-      deadline: null,
-      state: 'Approved',
-      decidedBy: 'sub:alice',
-      decidedAt: Date.UTC(2026, 0, 1) + 5_000,
-      decision: 'Approve',
-      comment: 'ok',
-    });
-    expect(desk.decide(opened.approvalId, 'Reject', null, 'sub:alice')).toBe('conflict');
-    expect(desk.decide('nope', 'Reject', null, 'sub:alice')).toBe('not-found');
+    expect(await runs.approval(owner, opened.approvalId)).toMatchObject({ state: 'Approved', decidedBy: 'sub:alice', decidedAt: Date.UTC(2026, 0, 1) + 5_000 });
   });
 
-  it('expires a pending approval once the clock reaches its deadline, as a rejection', async () => {
-    const { clock, approvals, desk } = setup();
-    const opened = desk.open(gate, 'Go?', clock.now() + 1_000);
+  it('expires a pending approval as a rejection once its deadline passed, from any instance', async () => {
+    const { clock, runs, desk } = setup();
+    const d = desk();
+    const opened = await d.open(gate, 'Go?', clock.now() + 1_000);
+    expect(opened.deadline).toBe(clock.now() + 1_000);
     clock.advance(999);
-    desk.expireDue();
-    expect(approvals[0]!.state).toBe('Pending');
+    expect(await expireDue(runs, owner, await runs.approvals(owner, 'job-1'), clock.now())).toBe(false);
     clock.advance(1);
-    desk.expireDue();
+    expect(await expireDue(runs, owner, await runs.approvals(owner, 'job-1'), clock.now())).toBe(true);
+    await d.refresh();
     await expect(opened.decided).resolves.toEqual({ decision: 'Reject', comment: null, timedOut: true });
-    expect(approvals[0]).toMatchObject({ state: 'TimedOut', decision: 'Reject', decidedBy: null });
-    expect(desk.decide(opened.approvalId, 'Approve', null, 'sub:alice')).toBe('conflict');
+    expect(await runs.approval(owner, opened.approvalId)).toMatchObject({ state: 'TimedOut', decision: 'Reject', decidedBy: null });
   });
 
-  it('withdraws every pending approval and says how many', () => {
-    const { approvals, desk } = setup();
-    const first = desk.open(gate, 'a', undefined);
-    desk.open(gate, 'b', undefined);
-    desk.decide(first.approvalId, 'Reject', null, 'sub:bob');
-    expect(desk.withdrawPending()).toBe(1);
-    expect(approvals.map((a) => a.state)).toEqual(['Rejected', 'Withdrawn']);
-    expect(desk.pending()).toEqual([]);
+  it('gives a resumed run the gate’s existing approval, its original deadline and a decision taken while no one ran it', async () => {
+    const { clock, runs, desk } = setup();
+    const first = await desk().open(gate, 'Go?', clock.now() + 60_000);
+    const stored = (await runs.approval(owner, first.approvalId))!;
+    await runs.settleApproval(owner, decided(stored, 'Reject', 'no', 'sub:alice', clock.now()));
+    clock.advance(10_000);
+    const resumed = desk(await runs.approvals(owner, 'job-1'));
+    const again = await resumed.open(gate, 'Go?', clock.now() + 60_000);
+    expect(again.approvalId).toBe(first.approvalId);
+    expect(again.deadline).toBe(Date.UTC(2026, 0, 1) + 60_000);
+    await expect(again.decided).resolves.toEqual({ decision: 'Reject', comment: 'no', timedOut: false });
+    expect(await runs.approvals(owner, 'job-1')).toHaveLength(1);
+  });
+
+  it('withdraws every pending approval and says how many', async () => {
+    const { runs, desk } = setup();
+    const d = desk();
+    await d.open(gate, 'a', undefined);
+    const other = await d.open({ id: 'g2', path: 'gate2' } as GraphStep, 'b', undefined);
+    const second = (await runs.approval(owner, other.approvalId))!;
+    await runs.settleApproval(owner, decided(second, 'Reject', null, 'sub:bob', 0));
+    await d.refresh();
+    expect(await d.withdrawPending()).toBe(1);
+    expect((await runs.approvals(owner, 'job-1')).map((a) => a.state)).toEqual(['Withdrawn', 'Rejected']);
   });
 });

@@ -1,94 +1,142 @@
-// A run's approvals: opens one per waiting gate (the engine's GateKeeper), records decisions, expires
-// approvals past their deadline as rejections (on the engine's timer, and whenever the run is
-// looked at, so an injected clock is honoured), and withdraws what is left when the run stops.
+// A run's approvals as the executing instance sees them: opens one per waiting gate (the engine's
+// GateKeeper) or, for a run resumed after a takeover, finds the gate's approval already open or
+// decided; releases a waiting gate once its approval is decided — by the owner through any instance
+// (`refresh` on the run's "approval" message), by its deadline (as a rejection), or before the run
+// resumed — and withdraws what is left when the run stops. Decisions are compare-and-set on the
+// stored approval, so exactly one of a racing approve, reject, expiry or withdrawal wins.
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
+import type { Owner } from '../../platform/ownership/index.js';
 import { redactText } from '../../platform/redaction/index.js';
 import type { GateKeeper, OpenGate } from '../engine/gate-keeper.js';
 import type { GateDecision } from '../engine/step-runner.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
-import type { ApprovalRecord } from './approval-record.js';
+import type { RunStore } from './run-store.js';
+import type { ApprovalData } from './workflow-run.js';
 
-export type DecideResult = 'decided' | 'not-found' | 'conflict';
+export function decided(approval: ApprovalData, decision: 'Approve' | 'Reject', comment: string | null, by: string, now: number): ApprovalData {
+  return { ...approval, state: decision === 'Approve' ? 'Approved' : 'Rejected', decision, comment, decidedBy: by, decidedAt: now };
+}
+
+export function timedOut(approval: ApprovalData, now: number): ApprovalData {
+  return { ...approval, state: 'TimedOut', decision: 'Reject', decidedAt: now };
+}
+
+function gateDecision(approval: ApprovalData): GateDecision | undefined {
+  if (approval.state === 'Approved' || approval.state === 'Rejected') {
+    return { decision: approval.decision ?? 'Reject', comment: approval.comment, timedOut: false };
+  }
+  if (approval.state === 'TimedOut') return { decision: 'Reject', comment: null, timedOut: true };
+  return undefined;
+}
+
+/** Expires the approvals whose deadline passed (any instance may: a compare-and-set); true when one changed. */
+export async function expireDue(runs: RunStore, owner: Owner, approvals: readonly ApprovalData[], now: number): Promise<boolean> {
+  let changed = false;
+  for (const approval of approvals) {
+    if (approval.state !== 'Pending' || approval.deadline === null || approval.deadline > now) continue;
+    changed = (await runs.settleApproval(owner, timedOut(approval, now))) || changed;
+  }
+  return changed;
+}
 
 export class ApprovalDesk implements GateKeeper {
-  readonly #approvals: ApprovalRecord[];
+  readonly #runs: RunStore;
+  readonly #owner: Owner;
+  readonly #run: { readonly jobId: string; readonly workflowId: string };
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
+  /** This run's approvals by id, in the order they were opened. */
+  readonly #approvals = new Map<string, ApprovalData>();
   readonly #waiters = new Map<string, (decision: GateDecision) => void>();
 
-  constructor(approvals: ApprovalRecord[], deps: { readonly ids: IdGenerator; readonly clock: Clock }) {
-    this.#approvals = approvals;
-    this.#ids = deps.ids;
-    this.#clock = deps.clock;
+  constructor(options: {
+    readonly runs: RunStore;
+    readonly owner: Owner;
+    readonly run: { readonly jobId: string; readonly workflowId: string };
+    readonly ids: IdGenerator;
+    readonly clock: Clock;
+    /** Approvals the run already has (a resumed run). */
+    readonly existing: readonly ApprovalData[];
+  }) {
+    this.#runs = options.runs;
+    this.#owner = options.owner;
+    this.#run = options.run;
+    this.#ids = options.ids;
+    this.#clock = options.clock;
+    for (const approval of options.existing) this.#approvals.set(approval.approvalId, approval);
   }
 
-  open(step: GraphStep, message: string, deadline: number | undefined): OpenGate {
-    const approval: ApprovalRecord = {
-      approvalId: this.#ids.opaque(),
-      stepName: step.path,
-      stepId: step.id,
-      message: redactText(message),
-      createdAt: this.#clock.now(),
-      deadline: deadline ?? null,
-      state: 'Pending',
-      decidedBy: null,
-      decidedAt: null,
-      decision: null,
-      comment: null,
-    };
-    this.#approvals.push(approval);
-    const decided = new Promise<GateDecision>((resolve) => this.#waiters.set(approval.approvalId, resolve));
-    return { approvalId: approval.approvalId, decided, expire: () => this.#expire(approval) };
+  async open(step: GraphStep, message: string, deadline: number | undefined): Promise<OpenGate> {
+    let approval = [...this.#approvals.values()].find((a) => a.stepId === step.id && a.state !== 'Withdrawn');
+    if (approval === undefined) {
+      approval = {
+        approvalId: this.#ids.opaque(),
+        workflowId: this.#run.workflowId,
+        jobId: this.#run.jobId,
+        stepId: step.id,
+        stepName: step.path,
+        message: redactText(message),
+        createdAt: this.#clock.now(),
+        deadline: deadline ?? null,
+        state: 'Pending',
+        decidedBy: null,
+        decidedAt: null,
+        decision: null,
+        comment: null,
+      };
+      this.#approvals.set(approval.approvalId, approval);
+      await this.#runs.openApproval(this.#owner, approval);
+    }
+    const { approvalId } = approval;
+    const decision = new Promise<GateDecision>((resolve) => this.#waiters.set(approvalId, resolve));
+    const known = gateDecision(approval);
+    if (known !== undefined) this.#release(approvalId, known);
+    return { approvalId, deadline: approval.deadline ?? undefined, decided: decision, expire: () => void this.#expire(approvalId) };
   }
 
-  decide(approvalId: string, decision: 'Approve' | 'Reject', comment: string | null, by: string): DecideResult {
-    const approval = this.#approvals.find((a) => a.approvalId === approvalId);
-    if (approval === undefined) return 'not-found';
-    this.expireDue();
-    if (approval.state !== 'Pending') return 'conflict';
-    approval.state = decision === 'Approve' ? 'Approved' : 'Rejected';
-    approval.decision = decision;
-    approval.comment = comment;
-    approval.decidedBy = by;
-    approval.decidedAt = this.#clock.now();
-    this.#release(approval, { decision, comment, timedOut: false });
-    return 'decided';
-  }
-
-  /** Expires every pending approval whose deadline has passed on the clock. */
-  expireDue(): void {
-    const now = this.#clock.now();
-    for (const approval of this.#approvals) {
-      if (approval.state === 'Pending' && approval.deadline !== null && approval.deadline <= now) this.#expire(approval);
+  /** Re-reads this run's open approvals and releases the gates whose approval was decided elsewhere. */
+  async refresh(): Promise<void> {
+    for (const [approvalId, approval] of this.#approvals) {
+      if (approval.state !== 'Pending') continue;
+      const stored = await this.#runs.approval(this.#owner, approvalId);
+      if (stored === undefined || stored.state === 'Pending') continue;
+      this.#approvals.set(approvalId, stored);
+      const decision = gateDecision(stored);
+      if (decision !== undefined) this.#release(approvalId, decision);
     }
   }
 
-  pending(): ApprovalRecord[] {
-    return this.#approvals.filter((approval) => approval.state === 'Pending');
+  /** Pending approvals, oldest first (the first is the one PARKED names). */
+  pending(): ApprovalData[] {
+    return [...this.#approvals.values()].filter((approval) => approval.state === 'Pending');
   }
 
-  /** Withdraws every pending approval (the run has stopped); returns how many there were. */
-  withdrawPending(): number {
-    const pending = this.pending();
-    for (const approval of pending) {
-      approval.state = 'Withdrawn';
-      approval.decidedAt = this.#clock.now();
+  /** Withdraws every pending approval (the run has stopped); returns how many were withdrawn. */
+  async withdrawPending(): Promise<number> {
+    let withdrawn = 0;
+    for (const approval of this.pending()) {
+      const next: ApprovalData = { ...approval, state: 'Withdrawn', decidedAt: this.#clock.now() };
+      if (await this.#runs.settleApproval(this.#owner, next)) withdrawn += 1;
+      this.#approvals.set(approval.approvalId, next);
       this.#waiters.delete(approval.approvalId);
     }
-    return pending.length;
+    return withdrawn;
   }
 
-  #expire(approval: ApprovalRecord): void {
-    if (approval.state !== 'Pending') return;
-    approval.state = 'TimedOut';
-    approval.decision = 'Reject';
-    approval.decidedAt = this.#clock.now();
-    this.#release(approval, { decision: 'Reject', comment: null, timedOut: true });
+  async #expire(approvalId: string): Promise<void> {
+    const approval = this.#approvals.get(approvalId);
+    if (approval === undefined || approval.state !== 'Pending') return;
+    if (await this.#runs.settleApproval(this.#owner, timedOut(approval, this.#clock.now()))) {
+      this.#approvals.set(approvalId, timedOut(approval, this.#clock.now()));
+      this.#release(approvalId, { decision: 'Reject', comment: null, timedOut: true });
+    } else {
+      await this.refresh();
+    }
   }
 
-  #release(approval: ApprovalRecord, decision: GateDecision): void {
-    const resolve = this.#waiters.get(approval.approvalId);
-    this.#waiters.delete(approval.approvalId);
+  #release(approvalId: string, decision: GateDecision): void {
+    const resolve = this.#waiters.get(approvalId);
+    this.#waiters.delete(approvalId);
     resolve?.(decision);
   }
 }

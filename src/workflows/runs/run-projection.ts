@@ -1,9 +1,9 @@
 // What callers see of a run (DESIGN §6 poll body) and of its steps: never the envelope, the owner
-// or the input. Step outputs are redacted on the way out (memoised per step).
-import { redactValue } from '../../platform/redaction/index.js';
+// or the input. Step outputs are the redacted copies recorded with each checkpoint.
 import type { StepType } from '../definition/workflow-definition.js';
 import type { RunStatus, StepStatus } from './run-status.js';
-import type { RunStepRecord, WorkflowRun } from './workflow-run.js';
+import type { RunView } from './run-store.js';
+import { PENDING_STEP, type ApprovalData, type RunStepRef, type StepState } from './workflow-run.js';
 
 export type { RunStatus, StepStatus } from './run-status.js';
 
@@ -41,26 +41,25 @@ export function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export function redactedOutput(step: RunStepRecord): unknown {
-  if (step.output === null || step.output === undefined) return null;
-  if (!('redactedOutput' in step)) step.redactedOutput = redactValue(step.output);
-  return step.redactedOutput;
-}
-
-export function projectStep(step: RunStepRecord): StepProjection {
+export function projectStep(step: RunStepRef, state: StepState = PENDING_STEP): StepProjection {
   return {
     name: step.name,
     id: step.id,
     type: step.type,
-    status: step.status,
-    startedAt: isoOrNull(step.startedAt),
-    completedAt: isoOrNull(step.completedAt),
-    output: redactedOutput(step),
-    error: step.error,
+    status: state.status,
+    startedAt: isoOrNull(state.startedAt),
+    completedAt: isoOrNull(state.completedAt),
+    output: state.redacted ?? null,
+    error: state.error,
   };
 }
 
-export function projectRun(run: WorkflowRun): RunProjection {
+export function projectSteps(view: RunView): StepProjection[] {
+  return view.record.data.steps.map((step) => projectStep(step, view.steps.get(step.id)));
+}
+
+export function projectRun(view: RunView, pending: readonly ApprovalData[]): RunProjection {
+  const run = view.record.data;
   return {
     jobId: run.jobId,
     workflowId: run.workflowId,
@@ -69,14 +68,12 @@ export function projectRun(run: WorkflowRun): RunProjection {
     startedAt: isoOrNull(run.startedAt),
     completedAt: isoOrNull(run.completedAt),
     error: run.error,
-    steps: run.steps.map(projectStep),
-    pendingApprovals: run.approvals
-      .filter((approval) => approval.state === 'Pending' && !run.cancelRequested)
-      .map((approval) => ({
-        approvalId: approval.approvalId,
-        stepName: approval.stepName,
-        message: approval.message,
-        createdAt: new Date(approval.createdAt).toISOString(),
-      })),
+    steps: projectSteps(view),
+    pendingApprovals: pending.map((approval) => ({
+      approvalId: approval.approvalId,
+      stepName: approval.stepName,
+      message: approval.message,
+      createdAt: new Date(approval.createdAt).toISOString(),
+    })),
   };
 }

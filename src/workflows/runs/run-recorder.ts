@@ -1,71 +1,141 @@
-// Turns engine reports into the run record and its event log: each step change updates the step
-// and appends a STEP frame; parking appends PARKED (the first pending approval) and sets Blocked.
+// Turns engine reports into checkpoints of the run, committed in order on the storage's journal: each
+// step change writes the step's item and a STEP event together; parking writes Blocked and a PARKED
+// event (and gives the dispatch slot back while a person decides); resuming writes Running. Every
+// commit is fenced by this instance's lease: when one is refused another instance owns the run, and
+// `onLost` stops it here. The engine reports synchronously; commits run one after another behind it.
+import { redactValue } from '../../platform/redaction/index.js';
+import type { RecordKey } from '../../platform/storage/index.js';
+import type { LaneSlot } from '../../runs/index.js';
 import type { ExecutionObserver, StepChange } from '../engine/execution-observer.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
-import { redactedOutput } from './run-projection.js';
-import type { WorkflowRun } from './workflow-run.js';
+import type { ApprovalDesk } from './approval-desk.js';
+import type { RunStore } from './run-store.js';
+import { PENDING_STEP, type RunEvent, type StepState, type WorkflowRunData } from './workflow-run.js';
+
+export interface RunRecorderOptions {
+  readonly runs: RunStore;
+  readonly key: RecordKey;
+  readonly holder: string;
+  readonly desk: ApprovalDesk;
+  readonly slot: LaneSlot | null;
+  /** The run as stored when execution began here. */
+  readonly data: WorkflowRunData;
+  /** The newest event sequence when execution began here (this instance is the run's only writer). */
+  readonly lastSeq: number;
+  readonly steps: Map<string, StepState>;
+  readonly onLost: () => void;
+  readonly onError: (error: unknown) => void;
+}
 
 export class RunRecorder implements ExecutionObserver {
-  readonly #run: WorkflowRun;
+  readonly #o: RunRecorderOptions;
+  #data: WorkflowRunData;
+  #lastSeq: number;
+  #chain: Promise<void> = Promise.resolve();
 
-  constructor(run: WorkflowRun) {
-    this.#run = run;
+  constructor(options: RunRecorderOptions) {
+    this.#o = options;
+    this.#data = options.data;
+    this.#lastSeq = options.lastSeq;
+  }
+
+  /** The run as this instance last recorded it. */
+  get data(): WorkflowRunData {
+    return this.#data;
+  }
+
+  get lastSeq(): number {
+    return this.#lastSeq;
   }
 
   stepChanged(step: GraphStep, change: StepChange): void {
-    const record = this.#run.stepsById.get(step.id);
-    if (record === undefined) return;
-    record.status = change.status;
-    switch (change.status) {
-      case 'Running':
-        record.startedAt ??= change.at;
-        break;
-      case 'Waiting':
-        break;
-      case 'Succeeded':
-        record.completedAt = change.at;
-        record.output = change.output ?? null;
-        if (change.usage) {
-          record.usage = change.usage;
-          this.#run.usage.inputTokens += change.usage.inputTokens;
-          this.#run.usage.outputTokens += change.usage.outputTokens;
-        }
-        break;
-      case 'Failed':
-        record.completedAt = change.at;
-        record.error = change.error;
-        record.output = change.output ?? null;
-        break;
-      case 'Skipped':
-        record.completedAt = change.at;
-        break;
+    const previous = this.#o.steps.get(step.id) ?? PENDING_STEP;
+    const next = nextState(previous, change);
+    this.#o.steps.set(step.id, next);
+    if (change.status === 'Succeeded' && change.usage) {
+      const usage = this.#data.usage;
+      this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
     }
-    const status = change.status;
-    this.#run.log.append((sequence) => ({
+    const event: RunEvent = {
       type: 'STEP',
-      sequence,
-      stepName: record.name,
-      stepId: record.id,
-      status,
-      ...(status === 'Succeeded' || (status === 'Failed' && record.output !== null) ? { output: redactedOutput(record) } : {}),
-      ...(status === 'Failed' ? { error: record.error ?? '' } : {}),
-    }));
+      stepName: step.path,
+      stepId: step.id,
+      status: next.status,
+      ...(next.status === 'Succeeded' || (next.status === 'Failed' && next.output !== null) ? { output: next.redacted } : {}),
+      ...(next.status === 'Failed' ? { error: next.error ?? '' } : {}),
+    };
+    const data = change.status === 'Succeeded' && change.usage ? this.#data : undefined;
+    this.#enqueue({ items: [{ key: step.id, data: next }], events: [event] }, data);
   }
 
   runBlocked(): void {
-    if (this.#run.status !== 'Running') return;
-    const approval = this.#run.approvals.find((a) => a.state === 'Pending');
+    if (this.#data.status !== 'Running') return;
+    const approval = this.#o.desk.pending()[0];
     if (approval === undefined) return;
-    this.#run.status = 'Blocked';
-    this.#run.parked = this.#run.log.append((sequence) => ({
-      type: 'PARKED',
-      sequence,
-      approvalId: approval.approvalId,
-      stepName: approval.stepName,
-    }));
+    this.#o.slot?.park();
+    this.#data = { ...this.#data, status: 'Blocked' };
+    this.#enqueue({ events: [{ type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName } satisfies RunEvent] }, this.#data, true);
   }
 
   runResumed(): void {
-    if (this.#run.status === 'Blocked') this.#run.status = 'Running';
+    if (this.#data.status !== 'Blocked') return;
+    this.#o.slot?.unpark();
+    this.#data = { ...this.#data, status: 'Running', parkedSeq: null };
+    this.#enqueue({}, this.#data);
+  }
+
+  /** Resolves once every checkpoint queued so far was committed (or refused). */
+  drain(): Promise<void> {
+    return this.#chain;
+  }
+
+  /** Queues a commit; `data` (when given) becomes the record's data and state. */
+  #enqueue(change: { items?: { key: string; data: StepState }[]; events?: RunEvent[] }, data: WorkflowRunData | undefined, parked = false): void {
+    this.#chain = this.#chain.then(async () => {
+      const events = change.events ?? [];
+      let patchData = data;
+      if (parked && patchData !== undefined) {
+        patchData = { ...patchData, parkedSeq: this.#lastSeq + events.length };
+        this.#data = { ...this.#data, parkedSeq: patchData.parkedSeq };
+      }
+      const result = await this.#o.runs.commit(this.#o.key, {
+        ...(change.items ? { items: change.items } : {}),
+        events,
+        record: { patch: patchData === undefined ? {} : { state: patchData.status, data: patchData }, guard: { leaseHolder: this.#o.holder } },
+      });
+      if (!result.committed) {
+        this.#o.onLost();
+        return;
+      }
+      this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
+    }).catch((error: unknown) => this.#o.onError(error));
+  }
+}
+
+function nextState(previous: StepState, change: StepChange): StepState {
+  switch (change.status) {
+    case 'Running':
+      return { ...previous, status: 'Running', startedAt: previous.startedAt ?? change.at };
+    case 'Waiting':
+      return { ...previous, status: 'Waiting' };
+    case 'Succeeded': {
+      const output = change.output ?? null;
+      return {
+        ...previous,
+        status: 'Succeeded',
+        completedAt: change.at,
+        output,
+        redacted: output === null ? null : redactValue(output),
+        error: null,
+        usage: change.usage ?? null,
+        ...(change.take ? { take: change.take } : {}),
+      };
+    }
+    case 'Failed': {
+      const output = change.output ?? null;
+      return { ...previous, status: 'Failed', completedAt: change.at, output, redacted: output === null ? null : redactValue(output), error: change.error };
+    }
+    case 'Skipped':
+      return { ...previous, status: 'Skipped', completedAt: change.at };
   }
 }

@@ -1,18 +1,16 @@
-// Workflow runs without HTTP: start (202: hold the workflow, capture the starting caller's envelope,
-// store the run Queued and hand it to the dispatcher), poll, cancel per SPEC.md's table, answer
-// approvals, attach watchers, sweep, and stop everything at shutdown. Execution appends numbered
-// frames to the run's log; streams join that log.
+// Workflow runs without HTTP: start (202: admitted under the starting caller's envelope with its plan,
+// one live run per workflow and MaxActiveRunsPerOwner checked atomically, then dispatched by the run
+// engine), poll, list, cancel per SPEC.md's table, answer approvals, watch, sweep. Every operation works
+// from any instance: state is read from the storage, cancels and decisions reach the executing
+// instance through the engine's messages.
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { Logger } from '../../platform/log/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
+import { followJournal, type RunEngine } from '../../runs/index.js';
 import type { DefinitionStore } from '../definition/definition-store.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
-import { buildGraph } from '../engine/build-graph.js';
-import { executeWorkflow } from '../engine/execute-workflow.js';
-import { STEP_CANCELLED } from '../engine/step-errors.js';
-import type { GraphOutcome } from '../engine/step-runner.js';
-import type { Timers } from '../engine/timers.js';
+import { buildGraph, flattenGraph } from '../engine/build-graph.js';
 import {
   approvalAlreadyAnswered,
   approvalNotFound,
@@ -22,37 +20,26 @@ import {
   workflowHasLiveRun,
   workflowNotFound,
 } from '../problems.js';
-import { createStepRunners, type StepRunnerDependencies } from '../steps/create-step-runners.js';
-import { ApprovalDesk } from './approval-desk.js';
-import { createRun } from './create-run.js';
-import type { LiveRuns } from './live-runs.js';
+import { decided, expireDue } from './approval-desk.js';
 import { loadSubPlans } from './load-sub-plans.js';
-import { logStepRunners } from './log-step-runners.js';
-import { RunRecorder } from './run-recorder.js';
-import { isFinal, type FinalStatus } from './run-status.js';
-import type { RunStore } from './run-store.js';
-import type { WorkflowRun } from './workflow-run.js';
-import { withinGrace } from '../within-grace.js';
+import { APPROVAL_MESSAGE, RUN_CANCELLED, type RunExecutor } from './run-executor.js';
+import { projectRun, type RunProjection } from './run-projection.js';
+import { isFinal, type RunStatus } from './run-status.js';
+import { LIVE_STATES, runKey, type RunStore, type RunView } from './run-store.js';
+import type { ApprovalData, WorkflowRunData } from './workflow-run.js';
 
-export const RUN_CANCELLED = STEP_CANCELLED;
-export const RUN_UNHANDLED = 'workflow_run.unhandled_exception';
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
 
 export interface RunServiceDependencies {
   readonly definitions: DefinitionStore;
   readonly runs: RunStore;
-  readonly live: LiveRuns;
+  readonly executor: RunExecutor;
+  readonly engine: RunEngine;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly timers: Timers;
-  readonly steps: StepRunnerDependencies;
   readonly logger: Logger;
   readonly maxActiveRunsPerOwner: number;
-  /** Frames each run's log retains for re-attaching watchers. */
-  readonly logRetain: number;
-  /** Hands a started run to execution; by default on a later event-loop turn (the run is Queued until then). */
-  readonly dispatch?: (work: () => void) => void;
 }
 
 export interface Starter extends Owner {
@@ -64,72 +51,130 @@ export interface CancelResult {
   readonly withdrawnApprovals: number;
 }
 
+export interface PendingApproval {
+  readonly approvalId: string;
+  readonly workflowId: string;
+  readonly jobId: string;
+  readonly stepName: string;
+  readonly message: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
 export class RunService {
-  readonly #deps: RunServiceDependencies;
-  readonly #dispatch: (work: () => void) => void;
-  readonly #desks = new WeakMap<WorkflowRun, ApprovalDesk>();
-  readonly #active = new Set<WorkflowRun>();
-  readonly #withdrawn = new WeakMap<WorkflowRun, number>();
+  readonly #d: RunServiceDependencies;
 
   constructor(deps: RunServiceDependencies) {
-    this.#deps = deps;
-    this.#dispatch = deps.dispatch ?? ((work) => void setImmediate(work));
+    this.#d = deps;
   }
 
-  async start(starter: Starter, workflowId: string, input: JsonObject | undefined): Promise<WorkflowRun> {
-    const { definitions, live, ids, clock } = this.#deps;
+  async start(starter: Starter, workflowId: string, input: JsonObject | undefined): Promise<{ jobId: string; workflowId: string }> {
+    const { definitions, ids, clock, engine } = this.#d;
     const workflow = await definitions.find(starter, workflowId);
     if (workflow === undefined) throw workflowNotFound();
     const subPlans = await loadSubPlans(workflow, (id) => definitions.find(starter, id));
     const jobId = ids.opaque();
-    const hold = live.tryHold(starter.ownerId, workflowId, jobId);
-    if (hold === 'workflow-busy') throw workflowHasLiveRun();
-    if (hold === 'owner-cap') throw ownerRunCapReached(this.#deps.maxActiveRunsPerOwner);
-    const run = createRun({
+    const graph = buildGraph(workflow, subPlans);
+    const run: WorkflowRunData = {
       jobId,
       workflowId,
       ownerId: starter.ownerId,
       envelope: starter.envelope,
       input: { ...workflow.input, ...input },
-      graph: buildGraph(workflow, subPlans),
+      steps: flattenGraph(graph).map((step) => ({ id: step.id, name: step.path, type: step.type })),
       createdAt: clock.now(),
-      logRetain: this.#deps.logRetain,
-    });
-    this.#desks.set(run, new ApprovalDesk(run.approvals, { ids, clock }));
-    this.#active.add(run);
-    await this.#deps.runs.putLive(run);
-    this.#dispatch(() => void this.#execute(run));
-    return run;
+      status: 'Queued',
+      startedAt: null,
+      completedAt: null,
+      error: null,
+      cancelRequested: false,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      parkedSeq: null,
+      withdrawnApprovals: null,
+    };
+    const outcome = await this.#d.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#d.maxActiveRunsPerOwner, engine.lease());
+    if (outcome === 'scope-busy') throw workflowHasLiveRun();
+    if (outcome !== 'inserted') throw ownerRunCapReached(this.#d.maxActiveRunsPerOwner);
+    engine.dispatch(runKey(starter, jobId));
+    return { jobId, workflowId };
   }
 
   /** The caller's run of that workflow, with expired approvals settled; foreign ≡ unknown. */
-  async find(owner: Owner, workflowId: string, jobId: string): Promise<WorkflowRun> {
-    const run = await this.#deps.runs.find(owner, jobId);
-    if (run === undefined || run.workflowId !== workflowId) throw runNotFound();
-    this.#desks.get(run)?.expireDue();
-    return run;
+  async view(owner: Owner, workflowId: string, jobId: string): Promise<RunView> {
+    const view = await this.#d.runs.view(owner, jobId);
+    if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
+    if (!isFinal(view.record.data.status)) {
+      const approvals = await this.#d.runs.approvals(owner, jobId);
+      if (await expireDue(this.#d.runs, owner, approvals, this.#d.clock.now())) await this.#d.engine.notify(runKey(owner, jobId), APPROVAL_MESSAGE);
+    }
+    return view;
+  }
+
+  async poll(owner: Owner, workflowId: string, jobId: string): Promise<RunProjection> {
+    const view = await this.view(owner, workflowId, jobId);
+    return projectRun(view, await this.#pending(owner, view.record.data));
+  }
+
+  /** The caller's runs across their workflows, newest first; filters optional. */
+  async list(
+    owner: Owner,
+    filter: { readonly workflowId?: string; readonly status?: RunStatus; readonly limit: number; readonly cursor: string | null },
+  ): Promise<{ runs: RunProjection[]; nextCursor: string | null }> {
+    const page = await this.#d.runs.list(owner, filter);
+    const runs = await Promise.all(
+      page.records.map(async (record) => projectRun({ record, steps: await this.#d.runs.steps(runKey(owner, record.id)) }, await this.#pending(owner, record.data))),
+    );
+    return { runs, nextCursor: page.nextCursor };
+  }
+
+  /** The caller's pending approvals across all their runs, newest first. */
+  async pendingApprovals(owner: Owner, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ approvals: PendingApproval[]; nextCursor: string | null }> {
+    const found = await this.#d.runs.pendingApprovals(owner, page);
+    const now = this.#d.clock.now();
+    return {
+      approvals: found.approvals
+        .filter((a) => a.deadline === null || a.deadline > now)
+        .map((a) => ({
+          approvalId: a.approvalId,
+          workflowId: a.workflowId,
+          jobId: a.jobId,
+          stepName: a.stepName,
+          message: a.message,
+          createdAt: iso(a.createdAt),
+          expiresAt: a.deadline === null ? null : iso(a.deadline),
+        })),
+      nextCursor: found.nextCursor,
+    };
   }
 
   async cancel(owner: Owner, workflowId: string, jobId: string): Promise<CancelResult> {
-    const run = await this.find(owner, workflowId, jobId);
+    const { runs, engine, executor } = this.#d;
+    const key = runKey(owner, jobId);
+    const view = await this.view(owner, workflowId, jobId);
+    const run = view.record.data;
     if (isFinal(run.status)) throw runAlreadyFinal();
     if (run.status === 'Queued') {
-      run.cancelRequested = true;
-      await this.#finish(run, 'Cancelled', RUN_CANCELLED);
-      return { stopped: true, withdrawnApprovals: 0 };
+      // Not started anywhere: cancelled outright, unless it started in the meantime (then as below).
+      if (await executor.finish(key, { ...run, cancelRequested: true }, 'Cancelled', RUN_CANCELLED, null, null)) {
+        engine.withdraw(key);
+        return { stopped: true, withdrawnApprovals: 0 };
+      }
     }
-    const desk = this.#desks.get(run);
-    const pending = desk?.pending().length ?? 0;
-    const wasBlocked = run.status === 'Blocked';
-    if (!run.cancelRequested) {
-      run.cancelRequested = true;
-      run.controller.abort(new DOMException(RUN_CANCELLED, 'AbortError'));
+    const current = (await runs.record(owner, jobId))?.data ?? run;
+    if (isFinal(current.status)) throw runAlreadyFinal();
+    const pending = (await runs.approvals(owner, jobId)).filter((a) => a.state === 'Pending').length;
+    const wasBlocked = current.status === 'Blocked';
+    if (!current.cancelRequested) {
+      await runs.commit(key, { record: { patch: { data: { ...current, cancelRequested: true } }, guard: { states: LIVE_STATES } } });
     }
+    await engine.cancel(key, RUN_CANCELLED);
     // A Blocked run has nothing running, so it stops at once: report what was actually withdrawn.
     // A Running run may take a moment; its pending approvals are withdrawn once it has stopped.
     if (wasBlocked) {
-      await withinGrace(run.settled, STOP_WAIT_MS);
-      return { stopped: false, withdrawnApprovals: this.#withdrawn.get(run) ?? pending };
+      const final = await this.#untilFinal(owner, jobId, STOP_WAIT_MS);
+      return { stopped: false, withdrawnApprovals: final?.withdrawnApprovals ?? pending };
     }
     return { stopped: false, withdrawnApprovals: pending };
   }
@@ -140,78 +185,37 @@ export class RunService {
     decision: 'Approve' | 'Reject',
     comment: string | null,
   ): Promise<void> {
-    const run = await this.find(owner, ids.workflowId, ids.jobId);
-    const approval = run.approvals.find((a) => a.approvalId === ids.approvalId);
-    if (approval === undefined) throw approvalNotFound();
-    const desk = this.#desks.get(run);
-    if (run.cancelRequested || isFinal(run.status) || desk === undefined) throw approvalAlreadyAnswered();
-    const result = desk.decide(ids.approvalId, decision, comment, owner.ownerId);
-    if (result === 'not-found') throw approvalNotFound();
-    if (result === 'conflict') throw approvalAlreadyAnswered();
-    this.#deps.logger.info({ jobId: run.jobId, approvalId: ids.approvalId, decision }, 'workflow approval decided');
-  }
-
-  async sweep(): Promise<void> {
-    for (const run of this.#active) this.#desks.get(run)?.expireDue();
-    await this.#deps.runs.sweep();
-  }
-
-  /** Stops every live run (shutdown); resolves once they have settled or `graceMs` passed. */
-  async shutdown(graceMs: number): Promise<void> {
-    const runs = [...this.#active];
-    for (const run of runs) {
-      if (run.status === 'Queued') {
-        run.cancelRequested = true;
-        await this.#finish(run, 'Cancelled', RUN_CANCELLED);
-      } else if (!run.cancelRequested) {
-        run.cancelRequested = true;
-        run.controller.abort(new DOMException(RUN_CANCELLED, 'AbortError'));
-      }
+    const view = await this.view(owner, ids.workflowId, ids.jobId);
+    const approval = await this.#d.runs.approval(owner, ids.approvalId);
+    if (approval === undefined || approval.jobId !== ids.jobId) throw approvalNotFound();
+    const run = view.record.data;
+    if (run.cancelRequested || isFinal(run.status) || approval.state !== 'Pending') throw approvalAlreadyAnswered();
+    if (!(await this.#d.runs.settleApproval(owner, decided(approval, decision, comment, owner.ownerId, this.#d.clock.now())))) {
+      throw approvalAlreadyAnswered();
     }
-    await withinGrace(Promise.all(runs.map((run) => run.settled)), graceMs);
+    await this.#d.engine.notify(runKey(owner, ids.jobId), APPROVAL_MESSAGE);
+    this.#d.logger.info({ jobId: ids.jobId, approvalId: ids.approvalId, decision }, 'workflow approval decided');
   }
 
-  async #execute(run: WorkflowRun): Promise<void> {
-    if (run.status !== 'Queued') return;
-    const { clock, timers, logger } = this.#deps;
-    run.status = 'Running';
-    run.startedAt = clock.now();
-    const runners = logStepRunners(createStepRunners(this.#deps.steps, run), logger, run);
-    let outcome: GraphOutcome | undefined;
-    try {
-      outcome = await executeWorkflow(run.graph, run.input, run.controller.signal, {
-        runners,
-        clock,
-        timers,
-        gates: this.#desks.get(run)!,
-        observer: new RunRecorder(run),
-        onRunnerError: (step, error) => logger.error({ jobId: run.jobId, step: step.path, err: error }, 'workflow step runner threw'),
-      });
-    } catch (error) {
-      logger.error({ jobId: run.jobId, err: error }, 'workflow run failed unexpectedly');
+  sweep(): Promise<number> {
+    return this.#d.runs.sweep();
+  }
+
+  async #pending(owner: Owner, run: WorkflowRunData): Promise<ApprovalData[]> {
+    if (isFinal(run.status) || run.cancelRequested) return [];
+    return (await this.#d.runs.approvals(owner, run.jobId)).filter((a) => a.state === 'Pending');
+  }
+
+  /** Waits (following the run's events) until the run is final, or `timeoutMs` passed. */
+  async #untilFinal(owner: Owner, jobId: string, timeoutMs: number): Promise<WorkflowRunData | undefined> {
+    const key = runKey(owner, jobId);
+    const signal = AbortSignal.timeout(timeoutMs);
+    const after = await this.#d.runs.lastSeq(key);
+    const now = (await this.#d.runs.record(owner, jobId))?.data;
+    if (now === undefined || isFinal(now.status)) return now;
+    for await (const { event } of followJournal<{ type: string }>(this.#d.runs.journal, key, after, signal)) {
+      if (event.type === 'FINISHED') break;
     }
-    if (outcome === undefined) await this.#finish(run, 'Failed', RUN_UNHANDLED);
-    else if (outcome.status === 'Succeeded') await this.#finish(run, 'Succeeded', null);
-    else if (outcome.status === 'Cancelled') await this.#finish(run, 'Cancelled', RUN_CANCELLED);
-    else await this.#finish(run, 'Failed', `The step '${outcome.step.path}' failed: ${outcome.error}`);
-  }
-
-  /** Final bookkeeping, in order: status, approvals withdrawn (after the stop), FINISHED, release. */
-  async #finish(run: WorkflowRun, status: FinalStatus, error: string | null): Promise<void> {
-    if (isFinal(run.status)) return;
-    run.status = status;
-    run.error = error;
-    run.completedAt = this.#deps.clock.now();
-    const withdrawn = this.#desks.get(run)?.withdrawPending() ?? 0;
-    this.#withdrawn.set(run, withdrawn);
-    run.log.append((sequence) => ({ type: 'FINISHED', sequence, status, ...(error !== null ? { error } : {}) }));
-    this.#deps.live.release(run.ownerId, run.workflowId, run.jobId);
-    this.#active.delete(run);
-    await this.#deps.runs.putFinal(run);
-    run.markSettled();
-    this.#deps.logger.info(
-      { jobId: run.jobId, workflowId: run.workflowId, status, withdrawnApprovals: withdrawn, usage: run.usage },
-      'workflow run finished',
-    );
+    return (await this.#d.runs.record(owner, jobId))?.data;
   }
 }

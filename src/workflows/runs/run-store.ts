@@ -1,36 +1,181 @@
-// Run records under their owner (foreign ≡ unknown by construction). A live run is kept for as long
-// as it lives; a final one stays pollable for RunRecordTtl, then reads as absent and is swept.
-import type { Clock } from '../../platform/clock/index.js';
-import { OwnedStore, type Owner } from '../../platform/ownership/index.js';
-import { MemoryTtlStore } from '../../platform/store/index.js';
-import type { WorkflowRun } from './workflow-run.js';
+// Workflow runs, their step items, approvals and plans in the storage port, owned by the starting
+// caller (foreign ≡ unknown by construction). A live run holds its lease and its workflow (one live run
+// per workflow, MaxActiveRunsPerOwner per owner: both checked atomically with the insert); a final run,
+// its approvals and its plan stay for RunRecordTtl, then are swept.
+import type { Owner } from '../../platform/ownership/index.js';
+import type { InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
+import type { ApprovalData, RunEvent, RunPlan, StepState, WorkflowRunData } from './workflow-run.js';
 
-/** Effectively "until it ends": a live run is re-stored with the record TTL once final. */
-const LIVE_RUN_TTL_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+export const RUN_COLLECTION = 'workflow-run';
+export const APPROVAL_COLLECTION = 'workflow-approval';
+const PLAN_COLLECTION = 'workflow-run-plan';
+export const LIVE_STATES: readonly string[] = ['Queued', 'Running', 'Blocked'];
+
+export function runKey(owner: Owner, jobId: string): RecordKey {
+  return { collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId };
+}
+
+export interface RunView {
+  readonly record: StoredRecord<WorkflowRunData>;
+  readonly steps: ReadonlyMap<string, StepState>;
+}
 
 export class RunStore {
-  readonly #store: OwnedStore<WorkflowRun>;
+  readonly #storage: Storage;
   readonly #recordTtlMs: number;
 
-  constructor(options: { readonly clock: Clock; readonly recordTtlMs: number }) {
-    this.#store = new OwnedStore(new MemoryTtlStore<WorkflowRun>({ clock: options.clock }));
+  constructor(options: { readonly storage: Storage; readonly recordTtlMs: number }) {
+    this.#storage = options.storage;
     this.#recordTtlMs = options.recordTtlMs;
   }
 
-  find(owner: Owner, jobId: string): Promise<WorkflowRun | undefined> {
-    return this.#store.find(owner, jobId);
+  get recordTtlMs(): number {
+    return this.#recordTtlMs;
   }
 
-  putLive(run: WorkflowRun): Promise<void> {
-    return this.#store.put({ ownerId: run.ownerId }, run.jobId, run, LIVE_RUN_TTL_MS);
+  /** Stores a new Queued run (and its plan) unless the workflow already has a live run or the owner is at the cap. */
+  async admit(
+    run: WorkflowRunData,
+    plan: RunPlan,
+    maxActivePerOwner: number,
+    lease: { readonly holder: string; readonly expiresAt: number },
+  ): Promise<InsertResult<WorkflowRunData>['outcome']> {
+    const owner = { ownerId: run.ownerId };
+    await this.#storage.records.put<RunPlan>({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, data: plan });
+    const result = await this.#storage.records.insert<WorkflowRunData>(
+      { ...runKey(owner, run.jobId), scope: run.workflowId, state: run.status, createdAt: run.createdAt, lease, data: run },
+      { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES }, exclusiveScope: { states: LIVE_STATES } },
+    );
+    if (result.outcome !== 'inserted') await this.#storage.records.delete({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId });
+    return result.outcome;
   }
 
-  /** Starts the final run's pollable lifetime. */
-  putFinal(run: WorkflowRun): Promise<void> {
-    return this.#store.put({ ownerId: run.ownerId }, run.jobId, run, this.#recordTtlMs);
+  record(owner: Owner, jobId: string): Promise<StoredRecord<WorkflowRunData> | undefined> {
+    return this.#storage.records.get<WorkflowRunData>(runKey(owner, jobId));
   }
 
-  sweep(): Promise<WorkflowRun[]> {
-    return this.#store.sweep();
+  /** The run with every step's state (steps without an item are Pending). */
+  async view(owner: Owner, jobId: string): Promise<RunView | undefined> {
+    const record = await this.record(owner, jobId);
+    if (record === undefined) return undefined;
+    return { record, steps: await this.steps(runKey(owner, jobId)) };
+  }
+
+  async steps(key: RecordKey): Promise<Map<string, StepState>> {
+    return new Map((await this.#storage.journal.items<StepState>(key)).map((item) => [item.key, item.data]));
+  }
+
+  async plan(owner: Owner, jobId: string): Promise<RunPlan | undefined> {
+    return (await this.#storage.records.get<RunPlan>({ collection: PLAN_COLLECTION, ownerId: owner.ownerId, id: jobId }))?.data;
+  }
+
+  /** The caller's runs, newest first, optionally of one workflow and/or in one status. */
+  async list(
+    owner: Owner,
+    filter: { readonly workflowId?: string; readonly status?: string; readonly limit: number; readonly cursor: string | null },
+  ): Promise<{ records: StoredRecord<WorkflowRunData>[]; nextCursor: string | null }> {
+    const page = await this.#storage.records.list<WorkflowRunData>(RUN_COLLECTION, owner.ownerId, {
+      limit: filter.limit,
+      cursor: filter.cursor,
+      ...(filter.workflowId === undefined ? {} : { scope: filter.workflowId }),
+      ...(filter.status === undefined ? {} : { states: [filter.status] }),
+    });
+    return { records: page.records, nextCursor: page.nextCursor };
+  }
+
+  lastSeq(key: RecordKey): Promise<number> {
+    return this.#storage.journal.lastSeq(key);
+  }
+
+  /** Events after `after`, oldest first (what a re-attaching watcher is sent). */
+  events(key: RecordKey, after: number, limit: number): Promise<Array<{ seq: number; event: RunEvent }>> {
+    return this.#storage.journal.events<RunEvent>(key, after, limit);
+  }
+
+  get journal(): Storage['journal'] {
+    return this.#storage.journal;
+  }
+
+  async hasLiveRun(owner: Owner, workflowId: string): Promise<boolean> {
+    const page = await this.#storage.records.list(RUN_COLLECTION, owner.ownerId, { scope: workflowId, states: LIVE_STATES, limit: 1 });
+    return page.records.length > 0;
+  }
+
+  /** Commits step items, events and a run-record patch atomically; false when the guard refused. */
+  async commit(key: RecordKey, change: JournalChange<StepState, WorkflowRunData>): Promise<{ committed: boolean; seqs: readonly number[] }> {
+    const result = await this.#storage.journal.commit<StepState, WorkflowRunData>(key, change);
+    return result.committed ? { committed: true, seqs: result.seqs } : { committed: false, seqs: [] };
+  }
+
+  /** The patch that makes a run final: it drops its lease and, with its plan and approvals, expires RunRecordTtl from now. */
+  finalPatch(run: WorkflowRunData, now: number): RecordPatch<WorkflowRunData> {
+    return { state: run.status, data: run, lease: null, expiresAt: now + this.#recordTtlMs };
+  }
+
+  /** After a run became final: its plan and approvals expire with it. */
+  async expireWith(run: WorkflowRunData, now: number): Promise<void> {
+    const expiresAt = now + this.#recordTtlMs;
+    const owner = { ownerId: run.ownerId };
+    await this.#storage.records.update({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId }, { expiresAt });
+    for (const approval of await this.approvals(owner, run.jobId)) {
+      await this.#storage.records.update({ collection: APPROVAL_COLLECTION, ownerId: run.ownerId, id: approval.approvalId }, { expiresAt });
+    }
+  }
+
+  // Approvals.
+
+  async approvals(owner: Owner, jobId: string): Promise<ApprovalData[]> {
+    const found: ApprovalData[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { records: StoredRecord<ApprovalData>[]; nextCursor: string | null } = await this.#storage.records.list<ApprovalData>(
+        APPROVAL_COLLECTION,
+        owner.ownerId,
+        { scope: jobId, limit: 200, cursor },
+      );
+      found.push(...page.records.map((record) => record.data));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return found.sort((a, b) => a.createdAt - b.createdAt || (a.approvalId < b.approvalId ? -1 : 1));
+  }
+
+  async approval(owner: Owner, approvalId: string): Promise<ApprovalData | undefined> {
+    return (await this.#storage.records.get<ApprovalData>({ collection: APPROVAL_COLLECTION, ownerId: owner.ownerId, id: approvalId }))?.data;
+  }
+
+  /** The caller's pending approvals across all runs, newest first. */
+  async pendingApprovals(owner: Owner, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ approvals: ApprovalData[]; nextCursor: string | null }> {
+    const found = await this.#storage.records.list<ApprovalData>(APPROVAL_COLLECTION, owner.ownerId, { ...page, states: ['Pending'] });
+    return { approvals: found.records.map((record) => record.data), nextCursor: found.nextCursor };
+  }
+
+  async openApproval(owner: Owner, approval: ApprovalData): Promise<void> {
+    await this.#storage.records.insert<ApprovalData>({
+      collection: APPROVAL_COLLECTION,
+      ownerId: owner.ownerId,
+      id: approval.approvalId,
+      scope: approval.jobId,
+      state: approval.state,
+      createdAt: approval.createdAt,
+      data: approval,
+    });
+  }
+
+  /** Moves a still-Pending approval to its decided state; false when it was no longer Pending. */
+  async settleApproval(owner: Owner, next: ApprovalData): Promise<boolean> {
+    const updated = await this.#storage.records.update<ApprovalData>(
+      { collection: APPROVAL_COLLECTION, ownerId: owner.ownerId, id: next.approvalId },
+      { state: next.state, data: next },
+      { states: ['Pending'] },
+    );
+    return updated !== undefined;
+  }
+
+  async sweep(): Promise<number> {
+    const runs = await this.#storage.records.sweep(RUN_COLLECTION);
+    await this.#storage.records.sweep(APPROVAL_COLLECTION);
+    await this.#storage.records.sweep(PLAN_COLLECTION);
+    return runs.length;
   }
 }
+

@@ -1,53 +1,98 @@
-// The record of one workflow run: who started it and under which envelope (never projected), its
-// status and timestamps, the expanded step list, approvals with their decisions, the numbered event
-// log, and the abort controller that stops it. Lives in memory; swept after RunRecordTtl once final.
+// A workflow run as the storage keeps it, all plain data: the run record (who started it and under
+// which envelope — never projected —, status, timestamps, the expanded step list), one item per step
+// with its state and output (each a checkpoint: a step that Succeeded is never run again, even after a
+// takeover), one record per approval, and the plan (the workflow and the sub-plans snapshotted at start,
+// kept apart because only an executing instance reads it). Live objects never go in.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import type { JsonObject, StepType } from '../definition/workflow-definition.js';
+import type { JsonObject, StepType, StoredWorkflow } from '../definition/workflow-definition.js';
 import type { StepUsage } from '../engine/step-runner.js';
-import type { WorkflowGraph } from '../engine/workflow-graph.js';
-import type { LogEntry, RunLog } from './run-log.js';
-import type { ApprovalRecord } from './approval-record.js';
 import type { RunStatus, StepStatus } from './run-status.js';
 
-export interface RunStepRecord {
+export interface RunStepRef {
   readonly id: string;
   /** Path in the run (child steps prefixed with their sub-plan step's). */
   readonly name: string;
   readonly type: StepType;
-  status: StepStatus;
-  startedAt: number | null;
-  completedAt: number | null;
-  /** Raw output as the step produced it; redacted on the way out. */
-  output: unknown;
-  error: string | null;
-  usage: StepUsage | null;
-  /** Memoised redacted output (outputs never change once set). */
-  redactedOutput?: unknown;
 }
 
-export interface WorkflowRun {
+export interface WorkflowRunData {
   readonly jobId: string;
   readonly workflowId: string;
   readonly ownerId: string;
   /** Captured from the starting caller at start-run; applies for the whole run. Never projected. */
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
   readonly input: JsonObject;
-  readonly graph: WorkflowGraph;
+  /** The whole expansion (sub-plan steps followed by their children), in definition order. */
+  readonly steps: readonly RunStepRef[];
   readonly createdAt: number;
-  status: RunStatus;
-  startedAt: number | null;
-  completedAt: number | null;
-  error: string | null;
-  readonly steps: readonly RunStepRecord[];
-  readonly stepsById: ReadonlyMap<string, RunStepRecord>;
-  readonly approvals: ApprovalRecord[];
-  readonly log: RunLog;
-  /** The most recent PARKED entry, replayed to watchers that attach while the run is Blocked. */
-  parked: LogEntry | null;
-  readonly controller: AbortController;
-  cancelRequested: boolean;
-  readonly usage: { inputTokens: number; outputTokens: number };
-  /** Resolves once the run is final. */
-  readonly settled: Promise<void>;
-  markSettled(): void;
+  readonly status: RunStatus;
+  readonly startedAt: number | null;
+  readonly completedAt: number | null;
+  readonly error: string | null;
+  readonly cancelRequested: boolean;
+  readonly usage: StepUsage;
+  /** Sequence of the PARKED event while Blocked (re-sent to watchers that attach), else null. */
+  readonly parkedSeq: number | null;
+  /** How many pending approvals were withdrawn when the run stopped; null while live. */
+  readonly withdrawnApprovals: number | null;
 }
+
+/** One step's state: the run's checkpoint for that step. */
+export interface StepState {
+  readonly status: StepStatus;
+  readonly startedAt: number | null;
+  readonly completedAt: number | null;
+  /** Raw output as the step produced it (what later steps' templates read). */
+  readonly output: unknown;
+  /** The output as callers see it (redacted once, when it was recorded). */
+  readonly redacted: unknown;
+  readonly error: string | null;
+  readonly usage: StepUsage | null;
+  /** ConditionalBranch: the successors it took. */
+  readonly take?: readonly string[];
+}
+
+export const PENDING_STEP: StepState = Object.freeze({
+  status: 'Pending',
+  startedAt: null,
+  completedAt: null,
+  output: null,
+  redacted: null,
+  error: null,
+  usage: null,
+});
+
+export type ApprovalState = 'Pending' | 'Approved' | 'Rejected' | 'TimedOut' | 'Withdrawn';
+
+/** One approval request of a HumanGate step and, once answered, its decision. */
+export interface ApprovalData {
+  readonly approvalId: string;
+  readonly workflowId: string;
+  readonly jobId: string;
+  readonly stepId: string;
+  /** The gate step's path in the run's step list. */
+  readonly stepName: string;
+  /** Redacted. */
+  readonly message: string;
+  readonly createdAt: number;
+  /** Epoch milliseconds at which it expires as a rejection; null for no timeout. */
+  readonly deadline: number | null;
+  readonly state: ApprovalState;
+  /** Owner id of whoever decided; null while pending, on timeout and on withdrawal. */
+  readonly decidedBy: string | null;
+  readonly decidedAt: number | null;
+  readonly decision: 'Approve' | 'Reject' | null;
+  readonly comment: string | null;
+}
+
+/** What an executing instance needs to rebuild the graph anywhere, whatever was deleted since. */
+export interface RunPlan {
+  readonly workflow: StoredWorkflow;
+  readonly subPlans: readonly StoredWorkflow[];
+}
+
+/** The events of a run's journal: the stream frames without their sequence (the journal numbers them). */
+export type RunEvent =
+  | { readonly type: 'STEP'; readonly stepName: string; readonly stepId: string; readonly status: StepStatus; readonly output?: unknown; readonly error?: string }
+  | { readonly type: 'FINISHED'; readonly status: RunStatus; readonly error?: string }
+  | { readonly type: 'PARKED'; readonly approvalId: string; readonly stepName: string };

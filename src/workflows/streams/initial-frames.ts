@@ -1,41 +1,68 @@
-// What a watcher is sent when it attaches, before live frames. Without Last-Event-ID: SNAPSHOT, and
-// for a Blocked run PARKED after it. With one: the frames the log still holds after that sequence
-// (stale PARKED frames of gates since answered are left out), or, when the log no longer holds them
-// all, GAP { droppedCount } followed by a fresh SNAPSHOT. `done` means the stream ends after these.
-import { closesStream, type ProgressFrame } from '../events.js';
-import type { LogEntry } from '../runs/run-log.js';
+// What a watcher is sent when it attaches, before live frames, read from the run's journal on whichever
+// instance it attached to. Without Last-Event-ID: SNAPSHOT (of the state after the journal's last event
+// at that moment), and for a Blocked run PARKED after it. With one: every event the journal holds after
+// that sequence (stale PARKED frames of gates since answered are left out), and the current PARKED when
+// the run is Blocked. `after` is where live frames continue; `done` means the stream ends here.
+import { closesStream, toLoggedFrame, type ProgressFrame } from '../events.js';
 import { isFinal } from '../runs/run-status.js';
-import type { WorkflowRun } from '../runs/workflow-run.js';
+import { runKey, type RunStore, type RunView } from '../runs/run-store.js';
+import type { RunEvent } from '../runs/workflow-run.js';
 import { snapshotFrame } from './snapshot-frame.js';
 
 export interface InitialFrames {
   readonly frames: ReadonlyArray<{ readonly frame: ProgressFrame; readonly id: number }>;
   readonly done: boolean;
+  readonly after: number;
 }
 
-export function initialFrames(run: WorkflowRun, lastEventId: number | undefined): InitialFrames {
-  const last = run.log.lastSequence;
+const BATCH = 500;
+
+export async function initialFrames(
+  runs: RunStore,
+  owner: { readonly ownerId: string },
+  jobId: string,
+  lastEventId: number | undefined,
+): Promise<InitialFrames | undefined> {
+  const key = runKey(owner, jobId);
+  // The sequence first, then the state: the snapshot reflects at least every event up to it.
+  const last = await runs.lastSeq(key);
+  const view = await runs.view(owner, jobId);
+  if (view === undefined) return undefined;
+  const run = view.record.data;
+  const parked = run.status === 'Blocked' && run.parkedSeq !== null ? await eventAt(runs, key, run.parkedSeq) : undefined;
+  if (lastEventId !== undefined && lastEventId <= last) return resumed(runs, view, lastEventId, last, parked);
+  const frames: Array<{ frame: ProgressFrame; id: number }> = [{ frame: snapshotFrame(view, last), id: last }];
+  if (isFinal(run.status)) return { frames, done: true, after: last };
+  if (parked !== undefined) {
+    frames.push({ frame: toLoggedFrame(parked.seq, parked.event), id: parked.seq });
+    return { frames, done: true, after: last };
+  }
+  return { frames, done: false, after: last };
+}
+
+async function resumed(
+  runs: RunStore,
+  view: RunView,
+  lastEventId: number,
+  last: number,
+  parked: { seq: number; event: RunEvent } | undefined,
+): Promise<InitialFrames> {
+  const key = runKey(view.record, view.record.id);
   const frames: Array<{ frame: ProgressFrame; id: number }> = [];
-  if (lastEventId !== undefined && lastEventId <= last) {
-    const replay = run.log.since(lastEventId);
-    if (replay !== undefined) return resumed(run, replay, lastEventId);
-    const firstRetained = run.log.firstRetained;
-    frames.push({ frame: { type: 'GAP', droppedCount: firstRetained - 1 - lastEventId }, id: firstRetained - 1 });
+  for (let after = lastEventId; after < last; ) {
+    const batch = await runs.events(key, after, Math.min(BATCH, last - after));
+    if (batch.length === 0) break;
+    for (const { seq, event } of batch) {
+      if (event.type !== 'PARKED' || seq === parked?.seq) frames.push({ frame: toLoggedFrame(seq, event), id: seq });
+    }
+    after = batch.at(-1)!.seq;
   }
-  frames.push({ frame: snapshotFrame(run), id: last });
-  if (isFinal(run.status)) return { frames, done: true };
-  if (run.status === 'Blocked' && run.parked !== null) {
-    frames.push({ frame: run.parked.frame(), id: run.parked.sequence });
-    return { frames, done: true };
-  }
-  return { frames, done: false };
+  if (parked !== undefined && parked.seq <= lastEventId) frames.push({ frame: toLoggedFrame(parked.seq, parked.event), id: parked.seq });
+  const done = isFinal(view.record.data.status) || parked !== undefined || frames.some((f) => closesStream(f.frame));
+  return { frames, done, after: last };
 }
 
-function resumed(run: WorkflowRun, replay: readonly LogEntry[], lastEventId: number): InitialFrames {
-  const blockedOn = run.status === 'Blocked' ? run.parked : null;
-  const frames = replay
-    .filter((entry) => entry.frame().type !== 'PARKED' || entry === blockedOn)
-    .map((entry): { frame: ProgressFrame; id: number } => ({ frame: entry.frame(), id: entry.sequence }));
-  if (blockedOn !== null && blockedOn.sequence <= lastEventId) frames.push({ frame: blockedOn.frame(), id: blockedOn.sequence });
-  return { frames, done: isFinal(run.status) || blockedOn !== null || frames.some((f) => closesStream(f.frame)) };
+async function eventAt(runs: RunStore, key: ReturnType<typeof runKey>, seq: number): Promise<{ seq: number; event: RunEvent } | undefined> {
+  const [found] = await runs.events(key, seq - 1, 1);
+  return found?.seq === seq ? found : undefined;
 }

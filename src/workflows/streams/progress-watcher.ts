@@ -1,17 +1,23 @@
-// One watcher's bounded frame buffer. The run's log pushes into it synchronously and never waits for
-// a slow watcher: when the buffer is full the oldest frame is dropped and counted, and the next frame
-// taken out is a GAP { droppedCount } (its id is the last dropped frame's sequence).
-import type { GapFrame, LoggedFrame } from '../events.js';
-import type { LogEntry } from '../runs/run-log.js';
+// One watcher's bounded frame buffer. The run's journal is read ahead of the socket and pushed in
+// without ever waiting for a slow watcher: when the buffer is full the oldest frame is dropped and
+// counted, and the next frame taken out is a GAP { droppedCount } (its id is the last dropped frame's
+// sequence).
+import { toLoggedFrame, type GapFrame, type LoggedFrame } from '../events.js';
+import type { RunEvent } from '../runs/workflow-run.js';
 
 export interface OutgoingFrame {
   readonly frame: LoggedFrame | GapFrame;
   readonly id: number;
 }
 
+interface Entry {
+  readonly seq: number;
+  readonly event: RunEvent;
+}
+
 export class ProgressWatcher {
   readonly #capacity: number;
-  readonly #buffer: LogEntry[] = [];
+  readonly #buffer: Entry[] = [];
   #dropped = 0;
   #lastDropped = 0;
   #wake: (() => void) | undefined;
@@ -21,11 +27,11 @@ export class ProgressWatcher {
     this.#capacity = capacity;
   }
 
-  push(entry: LogEntry): void {
+  push(entry: Entry): void {
     if (this.#buffer.length >= this.#capacity) {
       const oldest = this.#buffer.shift()!;
       this.#dropped += 1;
-      this.#lastDropped = oldest.sequence;
+      this.#lastDropped = oldest.seq;
     }
     this.#buffer.push(entry);
     this.#wake?.();
@@ -39,7 +45,7 @@ export class ProgressWatcher {
       return gap;
     }
     const entry = this.#buffer.shift();
-    return entry === undefined ? undefined : { frame: entry.frame(), id: entry.sequence };
+    return entry === undefined ? undefined : { frame: toLoggedFrame(entry.seq, entry.event), id: entry.seq };
   }
 
   get size(): number {

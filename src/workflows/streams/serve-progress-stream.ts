@@ -1,10 +1,13 @@
-// Serves one watcher of a run's progress: subscribes to the run log first (so nothing is missed),
-// sends the initial frames, then live frames from the watcher's bounded buffer until FINISHED or
-// PARKED or the client leaves. Frames are flushed once per event-loop turn and only while the
-// socket is writable, so a watcher that falls behind loses its oldest frames (GAP), never the run.
+// Serves one watcher of a run's progress, from any instance: the initial frames, then live frames
+// followed from the run's journal (woken by the executing instance's commits) through the watcher's
+// bounded buffer, until FINISHED or PARKED or the client leaves. Frames are flushed once per event-loop
+// turn and only while the socket is writable, so a watcher that falls behind loses its oldest frames
+// (GAP), never the run.
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { followJournal } from '../../runs/index.js';
 import { closesStream, type ProgressFrame } from '../events.js';
-import type { WorkflowRun } from '../runs/workflow-run.js';
+import { runKey, type RunStore } from '../runs/run-store.js';
+import type { RunEvent } from '../runs/workflow-run.js';
 import type { FrameSink } from './frame-sink.js';
 import { initialFrames } from './initial-frames.js';
 import { ProgressWatcher } from './progress-watcher.js';
@@ -15,19 +18,33 @@ export interface ProgressStreamOptions {
   readonly lastEventId: number | undefined;
 }
 
-export async function serveProgressStream(run: WorkflowRun, sink: FrameSink, options: ProgressStreamOptions): Promise<void> {
+export async function serveProgressStream(
+  runs: RunStore,
+  run: { readonly ownerId: string; readonly jobId: string },
+  sink: FrameSink,
+  options: ProgressStreamOptions,
+): Promise<void> {
   const watcher = new ProgressWatcher(options.bufferFrames);
-  const unsubscribe = run.log.subscribe((entry) => watcher.push(entry));
+  const stop = new AbortController();
+  const signal = AbortSignal.any([sink.signal, stop.signal]);
   const write = async (frame: ProgressFrame, id: number): Promise<boolean> => {
     await sink.writable();
     return !sink.signal.aborted && sink.send(frame, id);
   };
+  let following: Promise<void> = Promise.resolve();
   try {
-    const initial = initialFrames(run, options.lastEventId);
+    const initial = await initialFrames(runs, run, run.jobId, options.lastEventId);
+    if (initial === undefined) return;
     for (const { frame, id } of initial.frames) if (!(await write(frame, id))) return;
     if (initial.done) return;
-    while (!sink.signal.aborted) {
-      await watcher.wait(sink.signal);
+    following = (async () => {
+      for await (const entry of followJournal<RunEvent>(runs.journal, runKey(run, run.jobId), initial.after, signal)) {
+        watcher.push(entry);
+        if (entry.event.type === 'FINISHED' || entry.event.type === 'PARKED') return;
+      }
+    })();
+    while (!signal.aborted) {
+      await watcher.wait(signal);
       await nextTurn();
       for (let next = watcher.next(); next !== undefined; next = watcher.next()) {
         if (!(await write(next.frame, next.id))) return;
@@ -35,7 +52,8 @@ export async function serveProgressStream(run: WorkflowRun, sink: FrameSink, opt
       }
     }
   } finally {
-    unsubscribe();
+    stop.abort();
+    await following.catch(() => undefined);
     sink.close();
   }
 }

@@ -1,17 +1,11 @@
-// The SNAPSHOT frame: the run's state when a watcher attaches, numbered with the last logged frame it
+// The SNAPSHOT frame: the run's state when a watcher attaches, numbered with the last journal event it
 // already reflects.
 import type { SnapshotFrame } from '../events.js';
-import { projectStep } from '../runs/run-projection.js';
+import { projectSteps } from '../runs/run-projection.js';
 import { isFinal } from '../runs/run-status.js';
-import type { WorkflowRun } from '../runs/workflow-run.js';
+import type { RunView } from '../runs/run-store.js';
 
-export function snapshotFrame(run: WorkflowRun): SnapshotFrame {
-  return {
-    type: 'SNAPSHOT',
-    jobId: run.jobId,
-    status: run.status,
-    isTerminal: isFinal(run.status),
-    sequence: run.log.lastSequence,
-    steps: run.steps.map(projectStep),
-  };
+export function snapshotFrame(view: RunView, sequence: number): SnapshotFrame {
+  const run = view.record.data;
+  return { type: 'SNAPSHOT', jobId: run.jobId, status: run.status, isTerminal: isFinal(run.status), sequence, steps: projectSteps(view) };
 }

@@ -23,6 +23,12 @@ export const evaluationKeys: readonly KeyEntry[] = [
   { key: at('MaxParallelism'), codec: concurrencyCapCodec, default: 128, meaning: 'Ceiling on parallelism.' },
   { key: at('MaxActiveRunsPerOwner'), codec: concurrencyCapCodec, default: 2, meaning: 'Per-owner concurrent eval runs (400 beyond).' },
   {
+    key: at('MaxConcurrentRuns'),
+    codec: concurrencyCapCodec,
+    default: 4,
+    meaning: 'Eval runs executing at once on each instance (one per owner at a time); further runs wait Queued.',
+  },
+  {
     key: at('ReportsRoot'),
     codec: optionalPathCodec,
     default: null,

@@ -8,6 +8,12 @@ const at = (name: string): string => `AppConfig:AI:Workflows:${name}`;
 
 export const workflowKeys: readonly KeyEntry[] = [
   { key: at('MaxActiveRunsPerOwner'), codec: concurrencyCapCodec, default: 5, meaning: 'Per-owner concurrent workflow runs (409 beyond).' },
+  {
+    key: at('MaxConcurrentRuns'),
+    codec: concurrencyCapCodec,
+    default: 32,
+    meaning: 'Workflow runs executing at once on each instance (a run parked on a human gate frees its slot); further runs wait Queued.',
+  },
   { key: at('MaxConcurrentProgressStreams'), codec: concurrencyCapCodec, default: 64, meaning: 'Open progress streams, host-wide (503 beyond).' },
   { key: at('MaxProgressStreamsPerOwner'), codec: concurrencyCapCodec, default: 4, meaning: 'Open progress streams per caller (503 beyond).' },
   { key: at('MaxDefinitionsPerOwner'), codec: countCodec, default: 200, meaning: 'Stored definitions per caller (409 beyond).' },

@@ -110,6 +110,15 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.records.count('thing', 'alice', ['Queued'])).toBe(3);
       });
 
+      it('fences writes by lease holder: a lapsed lease nobody claimed still passes, one claimed by another does not', async () => {
+        await storage.records.insert({ ...key('f'), state: 'Running', createdAt: clock.now(), lease: { holder: 'i1', expiresAt: clock.now() + 100 }, data: 0 });
+        clock.advance(500);
+        expect(await storage.records.update(key('f'), { data: 1 }, { leaseHolder: 'i1' })).toBeDefined();
+        await storage.records.claim(key('f'), 'i2', 1_000, { states: ['Running'], lapsedOnly: true });
+        expect(await storage.records.update(key('f'), { data: 2 }, { leaseHolder: 'i1' })).toBeUndefined();
+        expect((await storage.records.get(key('f')))?.data).toBe(1);
+      });
+
       it('updates under a guard: version, states and lease holder must match, or nothing changes', async () => {
         const inserted = await storage.records.insert({ ...key('g'), state: 'Queued', createdAt: clock.now(), data: { v: 0 } });
         expect(inserted.outcome).toBe('inserted');
@@ -179,13 +188,11 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
       });
 
-      it('renews only leases the holder still has, and releases them all on request', async () => {
+      it('renews the leases nobody took from the holder (lapsed ones too), not those claimed by another, and releases them all on request', async () => {
         await storage.records.insert({ ...key('a'), state: 'Running', createdAt: clock.now(), lease: { holder: 'i1', expiresAt: clock.now() + 1_000 }, data: {} });
         await storage.records.insert({ ...key('b'), state: 'Running', createdAt: clock.now(), lease: { holder: 'i1', expiresAt: clock.now() + 1_000 }, data: {} });
         clock.advance(1_000);
         await storage.records.claim(key('b'), 'i2', 1_000, { states: ['Running'], lapsedOnly: true });
-        expect(await storage.records.renewLeases('i1', 1_000)).toEqual([]);
-        await storage.records.claim(key('a'), 'i1', 1_000, { states: ['Running'] });
         expect((await storage.records.renewLeases('i1', 5_000)).map((k) => k.id)).toEqual(['a']);
         expect((await storage.records.get(key('a')))?.leaseExpiresAt).toBe(clock.now() + 5_000);
         expect(await storage.records.releaseLeases('i1')).toBe(1);

@@ -86,12 +86,13 @@ export class MemoryTable {
     if (guard === undefined) return true;
     if (guard.version !== undefined && record.version !== guard.version) return false;
     if (guard.states !== undefined && (record.state === null || !guard.states.includes(record.state))) return false;
-    if (guard.leaseHolder !== undefined && !this.holds(record, guard.leaseHolder)) return false;
+    if (guard.leaseHolder !== undefined && record.leaseHolder !== guard.leaseHolder) return false;
     return true;
   }
 
+  /** The holder still has the record's lease: lapsed or not, nobody claimed it since. */
   holds(record: StoredRecord, holder: string): boolean {
-    return record.leaseHolder === holder && record.leaseExpiresAt !== null && record.leaseExpiresAt > this.clock.now();
+    return record.leaseHolder === holder;
   }
 
   apply(row: Row, patch: RecordPatch<unknown>): StoredRecord {

@@ -1,0 +1,135 @@
+// Runs one agent conversation for a bundle run or a delegated sub-agent: the tools offered are the
+// effective set (grant ∩ request), every call goes through the governor, and `delegate_task` runs a
+// host agent under the SAME envelope one level deeper (at most MAX_DELEGATION_DEPTH levels). With no
+// chat model configured the conversation fails with a caller-safe error; the run itself succeeds.
+import { runConversation, type AgentEvent, type ConversationOutcome } from '../../agent/index.js';
+import type { ChatMessage, ChatModel } from '../../models/index.js';
+import type { IdGenerator } from '../../platform/clock/index.js';
+import { decideTool, narrowEnvelope, type EffectiveEnvelope } from '../../platform/envelope/index.js';
+import {
+  DELEGATE_UNAVAILABLE,
+  type DelegateRunner,
+} from '../../tools/builtin/index.js';
+import { toolFailure, toolSuccess, type ParameterValidator, type ToolGovernor, type ToolRegistry } from '../../tools/index.js';
+import type { DelegationScopes, UsageTally } from './delegation-scopes.js';
+import { governedExecuteTool } from './governed-execute-tool.js';
+import type { HostAgents } from './host-agents.js';
+import { NO_CHAT_MODEL_ERROR } from '../runs/run-errors.js';
+import { toAgentTool } from './to-agent-tool.js';
+
+/** A bundle agent is depth 0; its sub-agent 1; that one's sub-agent 2, which may not delegate again. */
+export const MAX_DELEGATION_DEPTH = 2;
+export const DELEGATION_TOO_DEEP = `Sub-agents may not delegate beyond ${MAX_DELEGATION_DEPTH} levels.`;
+export const UNKNOWN_HOST_AGENT = 'No host agent has that id.';
+
+export interface ConverseInput {
+  readonly ownerId: string;
+  readonly envelope: EffectiveEnvelope;
+  /** A host agent's own allowed-tools, narrowing further (null: none). */
+  readonly narrowTo?: readonly string[] | null;
+  readonly systemPrompt: string;
+  readonly history: readonly ChatMessage[];
+  readonly userMessages: readonly string[];
+  readonly maxTurns: number;
+  readonly tokenBudget: number;
+  readonly depth: number;
+  readonly signal: AbortSignal;
+  readonly emit: (event: AgentEvent) => void;
+}
+
+export interface AgentRuntimeOptions {
+  readonly chatModel: ChatModel | null;
+  readonly registry: ToolRegistry;
+  readonly governor: ToolGovernor;
+  readonly validator: ParameterValidator;
+  readonly ids: IdGenerator;
+  readonly hostAgents: HostAgents;
+  readonly scopes: DelegationScopes;
+  readonly limits: { readonly maxModelCallsPerTurn: number; readonly frameCeilingBytes: number; readonly maxLifetimeTokens: number };
+  readonly log: { info(details: object, message: string): void };
+}
+
+export class AgentRuntime {
+  readonly #options: AgentRuntimeOptions;
+
+  constructor(options: AgentRuntimeOptions) {
+    this.#options = options;
+  }
+
+  /** The conversation's outcome; `usage` includes every sub-agent it delegated to. */
+  async converse(input: ConverseInput): Promise<ConversationOutcome> {
+    const { chatModel, registry, limits } = this.#options;
+    if (chatModel === null) return noModelOutcome();
+    const narrowed = input.narrowTo ? narrowEnvelope(input.envelope.grant, input.narrowTo) : null;
+    const tools = (await registry.granted(input.envelope, input.signal)).filter(
+      (tool) => narrowed === null || decideTool(narrowed, tool.descriptor.name).allowed,
+    );
+    const delegated: UsageTally = { inputTokens: 0, outputTokens: 0 };
+    const outcome = await runConversation({
+      model: chatModel,
+      systemPrompt: input.systemPrompt,
+      history: input.history,
+      userMessages: input.userMessages,
+      maxTurns: input.maxTurns,
+      tools: tools.map(toAgentTool),
+      executeTool: governedExecuteTool({
+        tools,
+        scope: { ownerId: input.ownerId, envelope: input.envelope, depth: input.depth, usage: delegated },
+        scopes: this.#options.scopes,
+        governor: this.#options.governor,
+        validator: this.#options.validator,
+        log: this.#options.log,
+      }),
+      limits: { maxModelCallsPerTurn: limits.maxModelCallsPerTurn, lifetimeTokenBudget: input.tokenBudget, frameCeilingBytes: limits.frameCeilingBytes },
+      ids: this.#options.ids,
+      signal: input.signal,
+      emit: input.emit,
+    });
+    return {
+      ...outcome,
+      usage: {
+        inputTokens: outcome.usage.inputTokens + delegated.inputTokens,
+        outputTokens: outcome.usage.outputTokens + delegated.outputTokens,
+      },
+    };
+  }
+
+  /** What `delegate_task.run` does on this host (bound once at start-up). */
+  readonly delegate: DelegateRunner = async (agent, task, context) => {
+    const scope = this.#options.scopes.find(context.signal);
+    if (scope === undefined) return toolFailure(DELEGATE_UNAVAILABLE);
+    if (scope.depth >= MAX_DELEGATION_DEPTH) return toolFailure(DELEGATION_TOO_DEEP);
+    const host = await this.#options.hostAgents.find(agent);
+    if (host === undefined) return toolFailure(UNKNOWN_HOST_AGENT);
+    const outcome = await this.converse({
+      ownerId: scope.ownerId,
+      envelope: scope.envelope,
+      narrowTo: host.manifest.allowedTools,
+      systemPrompt: host.systemPrompt,
+      history: [],
+      userMessages: [task],
+      maxTurns: 1,
+      tokenBudget: this.#options.limits.maxLifetimeTokens,
+      depth: scope.depth + 1,
+      signal: context.signal,
+      emit: () => undefined,
+    });
+    scope.usage.inputTokens += outcome.usage.inputTokens;
+    scope.usage.outputTokens += outcome.usage.outputTokens;
+    if (!outcome.conversationSucceeded) return toolFailure(outcome.conversationError ?? 'The sub-agent failed.');
+    return toolSuccess(outcome.finalResponse);
+  };
+}
+
+function noModelOutcome(): ConversationOutcome {
+  return {
+    conversationSucceeded: false,
+    finalResponse: '',
+    turnCount: 0,
+    totalToolInvocations: 0,
+    budgetExhausted: false,
+    conversationError: NO_CHAT_MODEL_ERROR,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    newMessages: [],
+  };
+}

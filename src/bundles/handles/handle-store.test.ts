@@ -1,0 +1,124 @@
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../platform/clock/index.js';
+import { createMemoryStorage, type Storage } from '../../platform/storage/index.js';
+import type { BundleManifest } from '../manifest/index.js';
+import { HandleStore, type NewHandle } from './handle-store.js';
+import { StagingLeases } from './staging-leases.js';
+
+const MINUTE = 60_000;
+const quiet = { warn: () => undefined };
+let root: string;
+let clock: ManualClock;
+let storage: Storage;
+let store: HandleStore;
+
+const manifest = (id: string): BundleManifest => ({
+  id,
+  name: null,
+  description: null,
+  version: null,
+  systemPrompt: '',
+  skillIds: null,
+  allowedTools: null,
+  skills: [],
+  plugins: [],
+});
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'portcullis-handle-store-'));
+  clock = new ManualClock();
+  storage = createMemoryStorage({ clock });
+  store = new HandleStore({ storage, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
+});
+afterEach(async () => rm(root, { recursive: true, force: true }));
+
+async function add(id: string, ownerId = 'owner', into = store): Promise<NewHandle> {
+  const dir = join(root, id);
+  await mkdir(dir, { recursive: true });
+  const handle: NewHandle = { handle: id, ownerId, dir, systemPrompt: '', createdAt: clock.now(), manifest: manifest(id) };
+  await into.add(handle, Buffer.from(`zip of ${id}`));
+  return handle;
+}
+
+describe('HandleStore', () => {
+  it('returns the expiresAt floor and slides the TTL on touch; foreign owners see nothing', async () => {
+    expect(await store.add({ ...(await add('tmp')), handle: 'h' }, null)).toBe(clock.now() + 10 * MINUTE);
+    clock.advance(9 * MINUTE);
+    expect(await store.touch({ ownerId: 'owner' }, 'h')).toMatchObject({ handle: 'h', expiresAt: clock.now() + 10 * MINUTE });
+    expect(await store.touch({ ownerId: 'intruder' }, 'h')).toBeUndefined();
+    clock.advance(9 * MINUTE);
+    expect(await store.touch({ ownerId: 'owner' }, 'h')).toBeDefined();
+  });
+
+  it('lists the caller’s live handles newest first, a page at a time', async () => {
+    await add('one');
+    clock.advance(1);
+    await add('two');
+    await add('theirs', 'other');
+    const first = await store.list({ ownerId: 'owner' }, { limit: 1, cursor: null });
+    expect(first.handles.map((h) => h.handle)).toEqual(['two']);
+    const next = await store.list({ ownerId: 'owner' }, { limit: 1, cursor: first.nextCursor });
+    expect(next.handles.map((h) => h.handle)).toEqual(['one']);
+  });
+
+  it('sweeps expired handles and removes their directories, leaving live ones', async () => {
+    await add('old');
+    clock.advance(5 * MINUTE);
+    await add('young');
+    clock.advance(5 * MINUTE);
+    expect(await store.sweep()).toBe(1);
+    expect(await readdir(root)).toEqual(['young']);
+  });
+
+  it('keeps a leased directory past expiry and removes it when the last lease is released', async () => {
+    await add('busy');
+    const leased = await store.lease({ ownerId: 'owner' }, 'busy');
+    expect(leased).not.toBeNull();
+    clock.advance(10 * MINUTE);
+    await store.sweep();
+    expect(await readdir(root)).toEqual(['busy']);
+    expect(await store.lease({ ownerId: 'owner' }, 'busy')).toBeNull();
+    leased!.lease.release();
+    leased!.lease.release();
+    await store.touch({ ownerId: 'owner' }, 'anything');
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it('removes a deleted handle’s directory at once when nothing leases it', async () => {
+    await add('gone');
+    await store.remove({ ownerId: 'intruder' }, 'gone');
+    expect(await readdir(root)).toEqual(['gone']);
+    await store.remove({ ownerId: 'owner' }, 'gone');
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it('on a shared storage stages a handle registered through another instance from its stored archive, and retires that copy once the handle is deleted there', async () => {
+    const shared: Storage = { ...createMemoryStorage({ clock }), durable: true };
+    const restaged: string[] = [];
+    const a = new HandleStore({ storage: shared, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
+    const b = new HandleStore({
+      storage: shared,
+      handleTtlMs: 10 * MINUTE,
+      staging: new StagingLeases({ log: quiet }),
+      restage: async (handle, archive) => {
+        restaged.push(`${handle.handle}:${archive.toString()}`);
+        const dir = join(root, 'on-b', handle.handle);
+        await mkdir(dir, { recursive: true });
+        return dir;
+      },
+    });
+    await add('h', 'owner', a);
+    const leased = await b.lease({ ownerId: 'owner' }, 'h');
+    expect(restaged).toEqual(['h:zip of h']);
+    expect(leased?.lease.dir).toBe(join(root, 'on-b', 'h'));
+    expect(await b.lease({ ownerId: 'mallory' }, 'h')).toBeNull();
+    leased!.lease.release();
+    await a.remove({ ownerId: 'owner' }, 'h');
+    expect(await shared.blobs.get('owner', 'h')).toBeUndefined();
+    await b.sweep();
+    expect(await readdir(join(root, 'on-b'))).toEqual([]);
+  });
+});

@@ -1,0 +1,144 @@
+// Bundle handles in the storage port: owned (foreign ≡ unknown by construction), with a sliding
+// HandleTtl that every request naming the handle refreshes. On a durable storage the uploaded archive
+// is kept beside the record, so any instance can stage it and run it. Each instance keeps its own staged
+// copies (StagingLeases): a run leases one so it is not removed under it; a handle that is deleted or
+// expires retires this instance's copy, and each sweep retires copies whose handle is gone elsewhere.
+import type { Owner } from '../../platform/ownership/index.js';
+import type { ListPage, Storage, StoredRecord } from '../../platform/storage/index.js';
+import type { BundleManifest } from '../manifest/index.js';
+import type { BundleHandle } from './bundle-handle.js';
+import type { StagingLease, StagingLeases } from './staging-leases.js';
+
+export const HANDLE_COLLECTION = 'bundle-handle';
+
+interface HandleData {
+  readonly manifest: BundleManifest;
+  readonly systemPrompt: string;
+}
+
+export interface NewHandle {
+  readonly handle: string;
+  readonly ownerId: string;
+  readonly manifest: BundleManifest;
+  readonly systemPrompt: string;
+  readonly createdAt: number;
+  /** Where this instance staged it. */
+  readonly dir: string;
+}
+
+export interface HandleStoreOptions {
+  readonly storage: Storage;
+  readonly handleTtlMs: number;
+  readonly staging: StagingLeases;
+  /** Stages a stored archive on this instance (a handle registered through another one); null when it cannot. */
+  readonly restage: (handle: BundleHandle, archive: Buffer) => Promise<string | null>;
+}
+
+function toHandle(record: StoredRecord<HandleData>): BundleHandle {
+  return {
+    handle: record.id,
+    ownerId: record.ownerId,
+    manifest: record.data.manifest,
+    systemPrompt: record.data.systemPrompt,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt ?? Number.MAX_SAFE_INTEGER,
+  };
+}
+
+export class HandleStore {
+  readonly #o: HandleStoreOptions;
+
+  constructor(options: HandleStoreOptions) {
+    this.#o = options;
+  }
+
+  /** Registers a handle (and, on a durable storage, its archive); returns the epoch ms it expires at unless refreshed. */
+  async add(handle: NewHandle, archive: Buffer | null): Promise<number> {
+    const { storage, staging } = this.#o;
+    staging.track(handle.handle, handle.ownerId, handle.dir);
+    if (storage.durable && archive !== null) await storage.blobs.put(handle.ownerId, handle.handle, archive);
+    const expiresAt = handle.createdAt + this.#o.handleTtlMs;
+    await storage.records.put<HandleData>({
+      collection: HANDLE_COLLECTION,
+      ownerId: handle.ownerId,
+      id: handle.handle,
+      createdAt: handle.createdAt,
+      expiresAt,
+      data: { manifest: handle.manifest, systemPrompt: handle.systemPrompt },
+    });
+    return expiresAt;
+  }
+
+  /** The live handle with its TTL slid forward, or undefined (unknown, expired or foreign). */
+  async touch(owner: Owner, handle: string): Promise<BundleHandle | undefined> {
+    const record = await this.#o.storage.records.touch<HandleData>(this.#key(owner, handle), this.#o.handleTtlMs);
+    if (record === undefined) this.#noticeGone(owner, handle);
+    await this.#o.staging.settled();
+    return record === undefined ? undefined : toHandle(record);
+  }
+
+  /** Removes the handle if the caller owns it; says nothing either way (DELETE is non-disclosing). */
+  async remove(owner: Owner, handle: string): Promise<void> {
+    const { storage, staging } = this.#o;
+    if (await storage.records.delete(this.#key(owner, handle))) {
+      staging.retire(handle);
+      if (storage.durable) await storage.blobs.delete(owner.ownerId, handle);
+    } else {
+      this.#noticeGone(owner, handle);
+    }
+    await staging.settled();
+  }
+
+  /** The caller's live handles, newest first. */
+  async list(owner: Owner, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ handles: BundleHandle[]; nextCursor: string | null }> {
+    const found: ListPage<HandleData> = await this.#o.storage.records.list<HandleData>(HANDLE_COLLECTION, owner.ownerId, page);
+    return { handles: found.records.map(toHandle), nextCursor: found.nextCursor };
+  }
+
+  /** A lease on the live handle's staged directory on this instance, staging it here first if needed; null when the handle is gone. */
+  async lease(owner: Owner, handle: string): Promise<{ readonly handle: BundleHandle; readonly lease: StagingLease } | null> {
+    const { storage, staging } = this.#o;
+    const record = await storage.records.get<HandleData>(this.#key(owner, handle));
+    if (record === undefined) {
+      this.#noticeGone(owner, handle);
+      return null;
+    }
+    const found = toHandle(record);
+    let lease = staging.acquire(handle);
+    if (lease === null && storage.durable) {
+      const archive = await storage.blobs.get(owner.ownerId, handle);
+      const dir = archive === undefined ? null : await this.#o.restage(found, archive);
+      if (dir === null) return null;
+      staging.track(handle, owner.ownerId, dir);
+      lease = staging.acquire(handle);
+    }
+    return lease === null ? null : { handle: found, lease };
+  }
+
+  /** Drops expired handles, retires their copies here and those of handles gone elsewhere; returns how many expired. */
+  async sweep(): Promise<number> {
+    const { storage, staging } = this.#o;
+    const expired = await storage.records.sweep<HandleData>(HANDLE_COLLECTION);
+    for (const record of expired) {
+      staging.retire(record.id);
+      if (storage.durable) await storage.blobs.delete(record.ownerId, record.id);
+    }
+    if (storage.durable) {
+      // A handle deleted through another instance leaves a copy here: retire it once its record is gone.
+      for (const { handle, ownerId } of staging.handles()) {
+        if ((await storage.records.get(this.#key({ ownerId }, handle))) === undefined) staging.retire(handle);
+      }
+    }
+    await staging.settled();
+    return expired.length;
+  }
+
+  /** The storage says the caller's handle is gone (expired, or deleted elsewhere): retire the copy here now. */
+  #noticeGone(owner: Owner, handle: string): void {
+    if (this.#o.staging.tracks(handle, owner.ownerId)) this.#o.staging.retire(handle);
+  }
+
+  #key(owner: Owner, handle: string): { collection: string; ownerId: string; id: string } {
+    return { collection: HANDLE_COLLECTION, ownerId: owner.ownerId, id: handle };
+  }
+}

@@ -1,0 +1,75 @@
+// A bundle run as the run store keeps it: a closed union on `status` (SPEC.md's run state table), so a
+// result exists only on Succeeded and an error only on Failed. The execution input (seed messages, the
+// envelope captured at start-run) is carried while the run is live and dropped once it ends; the poll
+// projection never reads it.
+import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { RunError } from './run-errors.js';
+
+export type RunMode = 'background' | 'stream';
+
+export interface RunInput {
+  readonly userMessages: readonly string[];
+  readonly maxTurns: number;
+  readonly conversationId: string | null;
+  /** Resolved from the credential that STARTED the run, at start-run (SPEC.md rule 1). */
+  readonly envelope: ResolvedEnvelope;
+}
+
+export interface RunOutcome {
+  readonly conversationSucceeded: boolean;
+  readonly finalResponse: string;
+  readonly turnCount: number;
+  readonly totalToolInvocations: number;
+  readonly budgetExhausted: boolean;
+  readonly conversationError: string | null;
+}
+
+export interface RunUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+interface RunBase {
+  readonly jobId: string;
+  readonly handle: string;
+  readonly ownerId: string;
+  readonly mode: RunMode;
+  readonly createdAt: number;
+}
+
+export interface QueuedRun extends RunBase {
+  readonly status: 'Queued';
+  readonly input: RunInput;
+  /** Stream mode: when an unopened reservation is reclaimed; null for background runs. */
+  readonly reservationExpiresAt: number | null;
+}
+
+export interface RunningRun extends RunBase {
+  readonly status: 'Running';
+  readonly input: RunInput;
+  readonly startedAt: number;
+}
+
+export interface SucceededRun extends RunBase {
+  readonly status: 'Succeeded';
+  readonly startedAt: number;
+  readonly completedAt: number;
+  readonly result: RunOutcome;
+  readonly usage: RunUsage;
+}
+
+export interface FailedRun extends RunBase {
+  readonly status: 'Failed';
+  /** Null when the run failed before it started (expired handle, reclaimed reservation). */
+  readonly startedAt: number | null;
+  readonly completedAt: number;
+  readonly error: RunError;
+}
+
+export type BundleRunRecord = QueuedRun | RunningRun | SucceededRun | FailedRun;
+export type LiveRunRecord = QueuedRun | RunningRun;
+export type TerminalRunRecord = SucceededRun | FailedRun;
+
+export function isTerminal(run: BundleRunRecord): run is TerminalRunRecord {
+  return run.status === 'Succeeded' || run.status === 'Failed';
+}

@@ -1,0 +1,88 @@
+// Bundle runs in the storage port: owned by the starting caller and scoped to their handle, so a run
+// read by another caller or under another handle is the same miss as one that never existed. Live runs
+// carry a lease (the executing instance's, or the stream reservation's until a stream claims it); a
+// terminal run drops its lease and stays pollable for RunRecordTtl, even after its handle is gone.
+import type { Owner } from '../../platform/ownership/index.js';
+import type { InsertResult, RecordKey, Storage, StoredRecord } from '../../platform/storage/index.js';
+import { isTerminal, type BundleRunRecord, type LiveRunRecord, type QueuedRun } from './run-record.js';
+
+export const RUN_COLLECTION = 'bundle-run';
+export const LIVE_STATES: readonly string[] = ['Queued', 'Running'];
+/** The lease holder of a run reserved for a stream until a stream claims it. */
+export const STREAM_RESERVATION = 'stream-reservation';
+
+export function runKey(run: Pick<BundleRunRecord, 'ownerId' | 'jobId'>): RecordKey {
+  return { collection: RUN_COLLECTION, ownerId: run.ownerId, id: run.jobId };
+}
+
+export class RunStore {
+  readonly #storage: Storage;
+  readonly #terminalTtlMs: number;
+
+  constructor(options: { readonly storage: Storage; readonly runRecordTtlMs: number }) {
+    this.#storage = options.storage;
+    this.#terminalTtlMs = options.runRecordTtlMs;
+  }
+
+  async find(owner: Owner, handle: string, jobId: string): Promise<BundleRunRecord | undefined> {
+    const record = await this.#storage.records.get<BundleRunRecord>({ collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId });
+    return record === undefined || record.scope !== handle ? undefined : record.data;
+  }
+
+  /** The live run with its lease, for a claim or a takeover. */
+  async stored(key: RecordKey): Promise<StoredRecord<BundleRunRecord> | undefined> {
+    return this.#storage.records.get<BundleRunRecord>(key);
+  }
+
+  /** The caller's runs under one handle, newest first. */
+  async list(owner: Owner, handle: string, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ runs: BundleRunRecord[]; nextCursor: string | null }> {
+    const found = await this.#storage.records.list<BundleRunRecord>(RUN_COLLECTION, owner.ownerId, { ...page, scope: handle });
+    return { runs: found.records.map((record) => record.data), nextCursor: found.nextCursor };
+  }
+
+  /** The owner's runs still Queued (to reclaim expired stream reservations before counting). */
+  async queued(owner: Owner): Promise<QueuedRun[]> {
+    const found = await this.#storage.records.list<BundleRunRecord>(RUN_COLLECTION, owner.ownerId, { states: ['Queued'], limit: 200 });
+    return found.records.map((record) => record.data as QueuedRun);
+  }
+
+  /** Stores a new Queued run if the owner is under the cap; `lease` is the dispatching instance's or the reservation's. */
+  admit(run: QueuedRun, maxActivePerOwner: number, lease: { readonly holder: string; readonly expiresAt: number }): Promise<InsertResult<BundleRunRecord>> {
+    return this.#storage.records.insert<BundleRunRecord>(
+      { ...runKey(run), scope: run.handle, state: 'Queued', createdAt: run.createdAt, lease, data: run },
+      { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES } },
+    );
+  }
+
+  /**
+   * Moves a live run to `next` if it is still in `from` (and, with `holder`, still leased to it). A
+   * terminal run drops its lease and expires RunRecordTtl after `now`. False when the guard refused.
+   */
+  async transition(
+    next: BundleRunRecord,
+    guard: { readonly from: readonly LiveRunRecord['status'][]; readonly holder?: string; readonly version?: number },
+    now: number,
+  ): Promise<boolean> {
+    const terminal = isTerminal(next);
+    const updated = await this.#storage.records.update<BundleRunRecord>(
+      runKey(next),
+      { state: next.status, data: next, ...(terminal ? { lease: null, expiresAt: now + this.#terminalTtlMs } : {}) },
+      {
+        states: guard.from,
+        ...(guard.holder === undefined ? {} : { leaseHolder: guard.holder }),
+        ...(guard.version === undefined ? {} : { version: guard.version }),
+      },
+    );
+    return updated !== undefined;
+  }
+
+  /** Removes a run that was refused after admission (its conversation belongs to someone else). */
+  async discard(run: QueuedRun): Promise<void> {
+    await this.#storage.records.delete(runKey(run));
+  }
+
+  /** Drops expired terminal runs. */
+  async sweep(): Promise<number> {
+    return (await this.#storage.records.sweep(RUN_COLLECTION)).length;
+  }
+}

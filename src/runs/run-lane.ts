@@ -1,0 +1,116 @@
+// One dispatch lane per run kind: queued runs start first in, first out, while fewer than
+// `maxConcurrent` execute on this instance (host-wide caps stay per instance, DESIGN §11) and, when
+// set, while their owner has fewer than `maxConcurrentPerOwner` executing here. Event-driven: a slot
+// freeing starts the next run; nothing polls. A run parked on a human gate gives its slot back and
+// takes one again when it resumes (without waiting: resuming never blocks on the cap).
+
+export interface LaneJob {
+  readonly id: string;
+  readonly ownerId: string;
+  start(slot: LaneSlot): void;
+}
+
+export interface LaneSlot {
+  /** Gives the slot back while the run waits on a person; idempotent. */
+  park(): void;
+  /** Takes a slot again after park(); idempotent. */
+  unpark(): void;
+  /** The run ended; idempotent. */
+  release(): void;
+}
+
+export interface LaneOptions {
+  readonly maxConcurrent: number;
+  readonly maxConcurrentPerOwner?: number;
+}
+
+export class RunLane {
+  readonly #options: LaneOptions;
+  readonly #queue: LaneJob[] = [];
+  readonly #perOwner = new Map<string, number>();
+  #executing = 0;
+  #closed = false;
+
+  constructor(options: LaneOptions) {
+    if (!(Number.isSafeInteger(options.maxConcurrent) && options.maxConcurrent >= 1)) {
+      throw new RangeError(`maxConcurrent must be a positive integer, got ${options.maxConcurrent}`);
+    }
+    this.#options = options;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  get executing(): number {
+    return this.#executing;
+  }
+
+  enqueue(job: LaneJob): void {
+    if (this.#closed) return;
+    this.#queue.push(job);
+    this.#pump();
+  }
+
+  /** Takes a job that has not started out of the queue; false when it started or was never queued. */
+  withdraw(id: string): boolean {
+    const index = this.#queue.findIndex((job) => job.id === id);
+    if (index === -1) return false;
+    this.#queue.splice(index, 1);
+    return true;
+  }
+
+  /** Starts nothing more; returns the jobs that never started. */
+  close(): LaneJob[] {
+    this.#closed = true;
+    return this.#queue.splice(0);
+  }
+
+  #pump(): void {
+    for (let index = 0; !this.#closed && index < this.#queue.length && this.#executing < this.#options.maxConcurrent; ) {
+      const job = this.#queue[index] as LaneJob;
+      const cap = this.#options.maxConcurrentPerOwner;
+      if (cap !== undefined && (this.#perOwner.get(job.ownerId) ?? 0) >= cap) {
+        index += 1;
+        continue;
+      }
+      this.#queue.splice(index, 1);
+      job.start(this.#take(job.ownerId));
+    }
+  }
+
+  #take(ownerId: string): LaneSlot {
+    let held = true;
+    let ended = false;
+    const acquire = (): void => {
+      this.#executing += 1;
+      this.#perOwner.set(ownerId, (this.#perOwner.get(ownerId) ?? 0) + 1);
+    };
+    const giveBack = (): void => {
+      this.#executing -= 1;
+      const left = (this.#perOwner.get(ownerId) ?? 1) - 1;
+      if (left > 0) this.#perOwner.set(ownerId, left);
+      else this.#perOwner.delete(ownerId);
+      this.#pump();
+    };
+    acquire();
+    return {
+      park: () => {
+        if (!held || ended) return;
+        held = false;
+        giveBack();
+      },
+      unpark: () => {
+        if (held || ended) return;
+        held = true;
+        acquire();
+      },
+      release: () => {
+        if (ended) return;
+        ended = true;
+        if (held) giveBack();
+        held = false;
+      },
+    };
+  }
+}
