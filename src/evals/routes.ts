@@ -1,11 +1,12 @@
 // HTTP edge of the eval family (SPEC.md "Evals", DESIGN.md §7): validate, call the service, map the
 // result. Start validates its body inside the service, after the role and toggle gate, so a caller
 // without the role learns nothing from a malformed body (403 before 400).
-import { principalOf, problemResponses, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
 import {
   CancelEvalRunResponseSchema,
   EvalDatasetsResponseSchema,
   EvalJobParamsSchema,
+  EvalRunListSchema,
   EvalRunResponseSchema,
   StartEvalRunRequestSchema,
   StartEvalRunResponseSchema,
@@ -45,6 +46,21 @@ export function registerEvalRoutes(app: App, service: EvalService): void {
       const started = await service.start(principalOf(request), request.body);
       return reply.code(202).header('location', started.statusUrl).send(started);
     },
+  );
+
+  app.get(
+    '/api/evals/runs',
+    {
+      config: { rateLimit: 'evals-read' },
+      validatorCompiler: listValidatorCompiler,
+      schema: {
+        summary: 'List the caller’s evaluation runs, newest first, as their poll bodies.',
+        tags,
+        querystring: PageQuerySchema,
+        response: { 200: EvalRunListSchema, ...problemResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => service.list(principalOf(request), pageOf(request.query)),
   );
 
   app.get(

@@ -84,6 +84,14 @@ export const EvalRunResponseSchema = Type.Object(
   { $id: 'EvalRunResponse' },
 );
 
+export const EvalRunListSchema = Type.Object(
+  {
+    runs: Type.Array(Type.Object(EvalRunResponseSchema.properties), { description: 'Poll bodies, newest first.' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null when nothing follows.' }),
+  },
+  { $id: 'EvalRunList' },
+);
+
 export const CancelEvalRunResponseSchema = Type.Object(
   { stopped: Type.Boolean({ description: 'True: cancelled before it started. False: already executing; it runs to completion.' }) },
   { $id: 'CancelEvalRunResponse' },

@@ -114,6 +114,16 @@ export class EvalService {
     return filedRunResponse(filed.run, filed.details);
   }
 
+  /** The caller's eval runs, newest first, as their poll bodies. */
+  async list(principal: Principal, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ runs: EvalRunResponse[]; nextCursor: string | null }> {
+    if (!this.#deps.config.enabled) throw evalsDisabled();
+    const found = await this.#deps.store.list(principal, page);
+    const runs = found.runs.map((entry) =>
+      'live' in entry ? liveRunResponse(entry.live as LiveData) : filedRunResponse(entry.run, entry.details),
+    );
+    return { runs, nextCursor: found.nextCursor };
+  }
+
   async cancel(principal: Principal, jobId: string): Promise<CancelEvalRunResponse> {
     if (!this.#deps.config.enabled) throw evalsDisabled();
     const record = await this.#deps.store.record(principal, jobId);

@@ -1,11 +1,12 @@
 // Shared plumbing of the workflow HTTP tests: settings, step builders, a chat model the test holds
 // until it says so, and polling that yields to the event loop instead of sleeping.
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createParser } from 'eventsource-parser';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { ChatModelError, type ChatModel, type ChatRequest, type ChatStreamPart } from '../../src/models/index.js';
 import type { App } from '../../src/platform/http/index.js';
-import { merge } from '../helpers/test-app.js';
+import { merge, type TestApp } from '../helpers/test-app.js';
 
 export const HANDBOOK = fileURLToPath(new URL('../../examples/knowledge', import.meta.url));
 
@@ -129,4 +130,40 @@ export function heldModel() {
     yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2 } };
   }
   return { model, calls };
+}
+
+export interface Frame {
+  readonly id: string | undefined;
+  readonly data: { type: string; sequence?: number; [key: string]: unknown };
+}
+
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** Opens a stream and collects its frames; `ended` resolves when the server closes it. */
+export async function attach(base: string, path: string, headers: Record<string, string> = {}) {
+  const abort = new AbortController();
+  const res = await fetch(`${base}${path}`, { headers, signal: abort.signal });
+  const frames: Frame[] = [];
+  let closed = false;
+  const parser = createParser({ onEvent: (event) => frames.push({ id: event.id, data: JSON.parse(event.data) as Frame['data'] }) });
+  const ended = (async () => {
+    if (res.status !== 200 || res.body === null) return;
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body) parser.feed(decoder.decode(chunk, { stream: true }));
+  })()
+    .catch(() => undefined)
+    .finally(() => (closed = true));
+  return {
+    res,
+    frames,
+    ended,
+    isClosed: () => closed,
+    types: () => frames.map((f) => f.data.type),
+    close: () => abort.abort(),
+  };
 }

@@ -1,50 +1,29 @@
 // The workflow progress stream against a real listening server, read with an SSE parser: SNAPSHOT
 // first, STEP frames with monotonic sequences, FINISHED/PARKED closing, per-watcher GAP, `id:` on
-// every frame, Last-Event-ID replay or GAP + fresh SNAPSHOT, the 503 ceilings, and authorization
+// every frame, Last-Event-ID replay of every frame since, the 503 ceilings, and authorization
 // checked once at open. A held chat model keeps runs in flight while the test watches.
-import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { chain, gateStep, heldModel, isFinal, llmStep, pollUntil, start, statusIs, submit, toolStep, until, workflowSettings } from './workflows-harness.js';
+import {
+  attach,
+  chain,
+  gateStep,
+  heldModel,
+  isFinal,
+  listen,
+  llmStep,
+  pollUntil,
+  start,
+  statusIs,
+  submit,
+  toolStep,
+  until,
+  workflowSettings,
+} from './workflows-harness.js';
 
-interface Frame {
-  readonly id: string | undefined;
-  readonly data: { type: string; sequence?: number; [key: string]: unknown };
-}
-
-async function listen(t: TestApp): Promise<string> {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
-}
-
-/** Opens a stream and collects its frames; `ended` resolves when the server closes it. */
-async function attach(base: string, path: string, headers: Record<string, string> = {}) {
-  const abort = new AbortController();
-  const res = await fetch(`${base}${path}`, { headers, signal: abort.signal });
-  const frames: Frame[] = [];
-  let closed = false;
-  const parser = createParser({ onEvent: (event) => frames.push({ id: event.id, data: JSON.parse(event.data) as Frame['data'] }) });
-  const ended = (async () => {
-    if (res.status !== 200 || res.body === null) return;
-    const decoder = new TextDecoder();
-    for await (const chunk of res.body) parser.feed(decoder.decode(chunk, { stream: true }));
-  })()
-    .catch(() => undefined)
-    .finally(() => (closed = true));
-  return {
-    res,
-    frames,
-    ended,
-    isClosed: () => closed,
-    types: () => frames.map((f) => f.data.type),
-    close: () => abort.abort(),
-  };
-}
 
 const streamPath = (statusUrl: string) => `${statusUrl}/stream`;
 

@@ -135,6 +135,22 @@ export class EvalStore {
     return { run: document.run, details: reclaimed ? undefined : document.details };
   }
 
+  /** The caller's runs, newest first: live ones as they stand, finished ones with their details until reclaimed. */
+  async list(
+    owner: Owner,
+    page: { readonly limit: number; readonly cursor: string | null },
+  ): Promise<{ runs: Array<{ live: EvalRunData } | FiledLookup>; nextCursor: string | null }> {
+    const found = await this.#o.storage.records.list<EvalRunData>(RUN_COLLECTION, owner.ownerId, page);
+    const runs = await Promise.all(
+      found.records.map(async ({ data }): Promise<{ live: EvalRunData } | FiledLookup> => {
+        if (data.status === 'Queued' || data.status === 'Running') return { live: data };
+        const details = await this.#o.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: data.jobId });
+        return { run: filedRun({ ...data, status: data.status }), details: details?.data };
+      }),
+    );
+    return { runs, nextCursor: found.nextCursor };
+  }
+
   /** Drops reclaimed details and expired summaries (with any checkpoints left). */
   async sweep(): Promise<void> {
     await this.#o.storage.records.sweep(DETAILS_COLLECTION);
