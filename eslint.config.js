@@ -30,6 +30,8 @@ export default tseslint.config(
         {
           zones: [
             ...features.map((f) => zone('platform', f, 'platform imports no feature')),
+            zone('platform', 'runs', 'platform imports no feature'),
+            ...features.map((f) => zone('runs', f, 'runs imports only platform')),
             ...['agent', 'tools', 'bundles', 'workflows', 'evals'].map((f) => zone('models', f, 'models imports only platform')),
             ...['tools', 'bundles', 'workflows', 'evals'].map((f) => zone('agent', f, 'agent receives its tools as an argument')),
             ...['bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports agent types, models and platform only')),

@@ -1,1 +1,1 @@
-export { OwnedStore, type Owner } from './owned-store.js';
+export type { Owner } from './owner.js';
