@@ -164,6 +164,37 @@ describe('RunEngine', () => {
     expect(stopCause(a.executed[0]!.signal)).toBe('lease-lost');
   });
 
+  it('lets go of a lease it holds on a run no longer alive here, so a scan resumes it (here or elsewhere)', async () => {
+    const clock = new ManualClock();
+    const storage = createMemoryStorage({ clock });
+    const h = harness(storage, clock, 'i1');
+    engines.push(h.engine);
+    // Leased to this instance but never dispatched here: as if its execution had ended without settling it.
+    const key = await admit(h.engine, clock, 'orphan');
+    await h.engine.heartbeat();
+    expect((await storage.records.lapsed(['job'], LIVE, 10)).map((r) => r.id)).toEqual(['orphan']);
+    await h.engine.scan();
+    await settle();
+    expect(h.takenOver.map((r) => r.id)).toEqual(['orphan']);
+    expect(h.executed.map((run) => run.key.id)).toEqual(['orphan']);
+    void key;
+  });
+
+  it('makes a stopping instance’s leases claimable at once on a durable storage', async () => {
+    const clock = new ManualClock();
+    const storage: Storage = { ...createMemoryStorage({ clock }), durable: true };
+    const a = harness(storage, clock, 'a');
+    const b = harness(storage, clock, 'b');
+    engines.push(b.engine);
+    const key = await admit(a.engine, clock, 'r1');
+    a.engine.dispatch(key);
+    await settle();
+    await a.engine.stop(1_000);
+    await b.engine.scan();
+    await settle();
+    expect(b.executed.map((run) => run.key.id)).toEqual(['r1']);
+  });
+
   it('claims a run waiting for a stream exactly once and executes it outside the lane', async () => {
     const clock = new ManualClock();
     const storage = createMemoryStorage({ clock });

@@ -142,11 +142,21 @@ export class RunEngine {
     return { queued: lane.queued, executing: lane.executing };
   }
 
-  /** Renews this instance's leases and slots; runs whose lease another instance took are stopped. */
+  /**
+   * Renews this instance's leases and slots. A run whose lease another instance took is stopped here; a
+   * lease this instance holds on a run that is no longer alive here (its execution ended without
+   * settling it, e.g. while the storage was unreachable) is let go, so a scan takes the run over.
+   */
   async heartbeat(): Promise<void> {
     const { storage } = this.#o;
-    const renewed = new Set((await storage.records.renewLeases(this.#o.instanceId, this.#o.leaseTtlMs)).map(keyString));
+    const renewedKeys = await storage.records.renewLeases(this.#o.instanceId, this.#o.leaseTtlMs);
+    const renewed = new Set(renewedKeys.map(keyString));
     await storage.slots.renew(this.#o.instanceId, this.#o.leaseTtlMs);
+    for (const key of renewedKeys) {
+      if (this.#aliveHere(key) || !this.#kinds.has(key.collection)) continue;
+      this.#o.log.warn({ collection: key.collection, jobId: key.id }, 'letting go of a run no longer executing here');
+      await storage.records.update(key, { lease: { holder: this.#o.instanceId, expiresAt: this.#o.clock.now() } }, { leaseHolder: this.#o.instanceId });
+    }
     for (const [id, run] of this.#executing) {
       if (renewed.has(id) || run.controller.signal.aborted) continue;
       const record = await storage.records.get(run.key);
@@ -212,8 +222,8 @@ export class RunEngine {
   async #takeOver(record: StoredRecord): Promise<void> {
     const key: RecordKey = { collection: record.collection, ownerId: record.ownerId, id: record.id };
     const entry = this.#kinds.get(record.collection);
-    // Our own lease (a clock that jumped, or a run still queued here) is ours to keep, never to take over.
-    if (entry === undefined || record.leaseHolder === this.#o.instanceId || this.#executing.has(keyString(key))) return;
+    // A run alive here (a clock that jumped past its lease, or still queued in a lane) is ours to keep.
+    if (entry === undefined || this.#aliveHere(key)) return;
     const claimed = await this.#o.storage.records.claim(key, this.#o.instanceId, this.#o.leaseTtlMs, { states: entry.kind.liveStates, lapsedOnly: true });
     if (claimed === undefined) return;
     this.#o.log.info({ collection: key.collection, jobId: key.id, from: record.leaseHolder }, 'taking over a run whose lease lapsed');
@@ -247,6 +257,11 @@ export class RunEngine {
         slot?.release();
       });
     this.#executing.set(id, { kind, key, controller, done });
+  }
+
+  #aliveHere(key: RecordKey): boolean {
+    const id = keyString(key);
+    return this.#executing.has(id) || this.#claiming.has(id) || (this.#kinds.get(key.collection)?.lane.has(id) ?? false);
   }
 
   #entry(collection: string): { kind: RunKind; lane: RunLane } {

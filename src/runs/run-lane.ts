@@ -52,6 +52,11 @@ export class RunLane {
     this.#pump();
   }
 
+  /** Whether a job with this id waits in the queue. */
+  has(id: string): boolean {
+    return this.#queue.some((job) => job.id === id);
+  }
+
   /** Takes a job that has not started out of the queue; false when it started or was never queued. */
   withdraw(id: string): boolean {
     const index = this.#queue.findIndex((job) => job.id === id);

@@ -120,6 +120,6 @@ export interface RecordStore {
   lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]>;
   /** Extends every lease the holder has not lost (lapsed but unclaimed counts as kept) and returns those records' keys. */
   renewLeases(holder: string, ttlMs: number): Promise<RecordKey[]>;
-  /** Drops the holder's leases (graceful shutdown: another instance may take over at once). */
+  /** Lets every lease of the holder lapse now (graceful shutdown: another instance may take over at once); returns how many. */
   releaseLeases(holder: string): Promise<number>;
 }

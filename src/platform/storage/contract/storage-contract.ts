@@ -196,7 +196,8 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect((await storage.records.renewLeases('i1', 5_000)).map((k) => k.id)).toEqual(['a']);
         expect((await storage.records.get(key('a')))?.leaseExpiresAt).toBe(clock.now() + 5_000);
         expect(await storage.records.releaseLeases('i1')).toBe(1);
-        expect((await storage.records.get(key('a')))?.leaseHolder).toBeNull();
+        expect((await storage.records.lapsed(['thing'], ['Running'], 10)).map((r) => r.id)).toEqual(['a']);
+        expect((await storage.records.claim(key('a'), 'i3', 1_000, { states: ['Running'], lapsedOnly: true }))?.leaseHolder).toBe('i3');
       });
     });
 

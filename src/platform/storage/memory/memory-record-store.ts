@@ -166,7 +166,7 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   async releaseLeases(holder: string): Promise<number> {
-    return (await this.#eachHeld(holder, (row) => this.#table.apply(row, { lease: null }))).length;
+    return (await this.#eachHeld(holder, (row, now) => this.#table.apply(row, { lease: { holder, expiresAt: now } }))).length;
   }
 
   #eachHeld(holder: string, act: (row: Parameters<MemoryTable['apply']>[0], now: number) => void): Promise<RecordKey[]> {
