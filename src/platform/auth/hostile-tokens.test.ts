@@ -26,6 +26,7 @@ beforeAll(async () => {
       requireHttpsMetadata: false,
       validIssuers: [],
       allowAnonymous: false,
+      anonymousRoles: [],
       jwksRefreshCooldownMs: 30_000,
     },
     { clock, log: { warn: (obj) => warnings.push(obj) } },

@@ -26,6 +26,7 @@ function authConfig(idp: DevIdp, overrides: Partial<AuthConfig> = {}): AuthConfi
     requireHttpsMetadata: false,
     validIssuers: [],
     allowAnonymous: false,
+    anonymousRoles: [],
     jwksRefreshCooldownMs: COOLDOWN_MS,
     ...overrides,
   };
