@@ -271,7 +271,9 @@ describe('step types', () => {
     expect(failing).toMatchObject({ status: 'Failed', steps: [{ status: 'Failed', error: expect.stringMatching(/^The tool reported a failure: /) }] });
     const denied = await pollUntil(t.app, (await start(t.app, await submit(t.app, chain('t-denied', toolStep('m', 'memory', 'list'))))).statusUrl, isFinal);
     expect(denied).toMatchObject({ status: 'Failed', error: "The step 'm' failed: Tool call denied by policy.", steps: [{ status: 'Failed', error: 'Tool call denied by policy.' }] });
-    const invalid = await pollUntil(t.app, (await start(t.app, await submit(t.app, chain('t-invalid', toolStep('n', 'clock', 'now', { when: 'today' }))))).statusUrl, isFinal);
+    // Literal parameters are checked at submit; a template is known only when it renders.
+    const templated = { ...chain('t-invalid', toolStep('n', 'clock', 'now', { timeZone: '{{ input.zone }}' })), configuration: { input: { zone: 7 } } };
+    const invalid = await pollUntil(t.app, (await start(t.app, await submit(t.app, templated))).statusUrl, isFinal);
     expect(invalid.steps[0].error).toMatch(/^The tool parameters are invalid: /);
   });
 
