@@ -45,6 +45,9 @@ export class ParameterValidator {
     const issues = errors.slice(0, 5).map((e) => {
       const where = `parameters${e.instancePath}`;
       const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty).slice(0, 64)}'` : '';
+      if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) {
+        return `${where} must be one of: ${(e.params.allowedValues as unknown[]).map((v) => String(v).slice(0, 64)).join(', ')}`;
+      }
       return `${where} ${e.message ?? 'is invalid'}${extra}`;
     });
     return { ok: false, kind: 'invalid-parameters', message: issues.join('; ') };

@@ -224,7 +224,9 @@ describe('human gates', () => {
   it('answers an approval once: a second decision is 409, an unknown approval 404, a malformed body 400', async () => {
     const { statusUrl, approvalId } = await blockedRun('gate-once');
     expect((await decide(statusUrl, 'no-such-approval', { decision: 'Approve' })).statusCode).toBe(404);
-    expect((await decide(statusUrl, approvalId, { decision: 'Maybe' })).statusCode).toBe(400);
+    const maybe = await decide(statusUrl, approvalId, { decision: 'Maybe' });
+    expect(maybe.statusCode).toBe(400);
+    expect(maybe.json().detail).toBe('body/decision must be one of: Approve, Reject.');
     expect((await decide(statusUrl, approvalId, { decision: 'Approve', owner: 'me' })).statusCode).toBe(400);
     expect((await decide(statusUrl, approvalId, { decision: 'Approve' })).statusCode).toBe(200);
     const again = await decide(statusUrl, approvalId, { decision: 'Reject' });
