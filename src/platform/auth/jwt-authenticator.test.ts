@@ -63,7 +63,7 @@ async function expectUnauthorized(promise: Promise<unknown>): Promise<void> {
     (rejection: unknown) => rejection,
   );
   expect(isProblemError(error)).toBe(true);
-  expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer' } });
+  expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
 }
 
 describe('JWT authenticator with a valid token', () => {

@@ -13,6 +13,6 @@ export function installRateLimits(
     if (policy === undefined) return;
     const key = request.principal?.ownerId ?? `ip:${request.ip}`;
     const verdict = limiters[policy].take(key);
-    if (!verdict.allowed) throw rateLimitedProblem(verdict.retryAfterSeconds);
+    if (!verdict.allowed) throw rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy);
   });
 }
