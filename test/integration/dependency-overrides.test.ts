@@ -1,5 +1,5 @@
 // package.json pins two transitive dependencies to versions that support Node 20 (their latest
-// majors need Node 22 and made `npm install` warn EBADENGINE; ADR 1003). This proves the dependents
+// majors need Node 22 and made `npm install` warn EBADENGINE; ADR 1007). This proves the dependents
 // work with them the way they call them: light-my-request (every app.inject) serialises cookies with
 // cookie@1, and @fastify/static (under /docs) builds Content-Disposition with content-disposition@2.
 import { createRequire } from 'node:module';
