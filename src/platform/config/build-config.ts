@@ -3,7 +3,7 @@
 // that every other problem can still be found; the keys that failed are returned for the rules.
 import type { DecodeContext } from './codecs/codec.js';
 import { emptyMap, setAt, targetPath } from './config-target.js';
-import { assembleList } from './config-list.js';
+import { assembleList } from './assemble-list.js';
 import type { ConfigTree } from './config-tree.js';
 import type { DefaultContext, KeyEntry } from './key-entry.js';
 import type { RawValue } from './raw-node.js';

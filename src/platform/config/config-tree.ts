@@ -1,7 +1,7 @@
 // The tree of one layer after the schema walk, and of all layers merged: fixed segments in their
 // canonical spelling, map keys as written, list items by index. Later layers win per leaf and, as in
 // ASP.NET, per list index: `…__DatasetRoots__1` over a file that sets item 0 yields both items. Gaps
-// are checked only once every layer is merged (config-list.ts).
+// are checked only once every layer is merged (assemble-list.ts).
 import type { RawValue } from './raw-node.js';
 
 export interface ListItem {
