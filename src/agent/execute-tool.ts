@@ -4,6 +4,12 @@
 
 export type ToolExecution =
   | { readonly status: 'denied' }
+  /**
+   * Refused before running, for a reason the model can fix (an undeclared operation, parameters that
+   * break the schema). `reason` is host-written, never tool or exception text: the model is told it,
+   * the stream frame carries only the generic failure.
+   */
+  | { readonly status: 'refused'; readonly reason: string }
   | { readonly status: 'failed'; readonly error: string }
   | { readonly status: 'succeeded'; readonly output: string };
 

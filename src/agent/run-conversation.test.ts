@@ -332,6 +332,18 @@ describe('runConversation: tool loop', () => {
     await expectValidStream(events);
   });
 
+  it('tells the model the host-written reason of a refused call and keeps the frame generic', async () => {
+    const { model, requests } = scriptedModel(callTools(toolCall('c1', 'calculator', evaluate('1/0'))), say('Fixed.'));
+    const { run, events, executeTool } = harness(model);
+    executeTool.mockResolvedValue({ status: 'refused', reason: "parameters must have required property 'expression'" });
+    await run();
+    expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({ content: TOOL_FAILED_CONTENT });
+    expect(requests[1]!.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: "The tool call failed: parameters must have required property 'expression'. Correct the call and try again.",
+    });
+  });
+
   it('reports a failed call with generic content and never the error text', async () => {
     const { model, requests } = scriptedModel(callTools(toolCall('c1', 'calculator', evaluate('1/0'))), say('It failed.'));
     const { run, events, executeTool } = harness(model);

@@ -1,7 +1,8 @@
 // One tool call, after the model step that asked for it: TOOL_CALL_START, ARGS (complete, redacted,
 // withheld above the ceiling) and END back to back, then the call is resolved — unknown tool →
 // denied, unusable arguments → refused, else executeTool — and TOOL_CALL_RESULT carries the same
-// text the model is told. Returns that text.
+// text the model is told, except that a refusal's host-written reason goes to the model only (the
+// frame keeps the generic failure, SPEC.md). Returns the model's text.
 import { redactText } from '../platform/redaction/index.js';
 import type { IdGenerator } from '../platform/clock/index.js';
 import { abortReason as abortError, throwIfAborted, untilAborted } from '../platform/abort/index.js';
@@ -11,7 +12,7 @@ import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool
 import { toolCallArgsFrame, toolCallResultFrame } from './frame-ceiling.js';
 import type { PreparedToolCall } from './prepare-tool-calls.js';
 import { readToolArguments } from './read-tool-arguments.js';
-import { TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT } from './tool-result-content.js';
+import { refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT } from './tool-result-content.js';
 
 export interface ToolCallScope {
   /** The usable tools by exact name (indexTools). */
@@ -32,11 +33,13 @@ export async function runToolCall(prepared: PreparedToolCall, scope: ToolCallSco
   scope.emit(toolCallArgsFrame(toolCallId, redacted.arguments, scope.frameCeilingBytes));
   scope.emit({ type: 'TOOL_CALL_END', toolCallId });
   const content = await resolveContent(prepared, scope);
-  scope.emit(toolCallResultFrame(toolCallId, scope.ids.opaque(), content, scope.frameCeilingBytes));
-  return content;
+  const forModel = typeof content === 'string' ? content : content.model;
+  const forFrame = typeof content === 'string' ? content : content.frame;
+  scope.emit(toolCallResultFrame(toolCallId, scope.ids.opaque(), forFrame, scope.frameCeilingBytes));
+  return forModel;
 }
 
-async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string> {
+async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string | { frame: string; model: string }> {
   const tool = scope.tools.get(prepared.call.name);
   if (tool === undefined) return TOOL_DENIED_CONTENT;
   const args = readToolArguments(prepared.call.arguments, tool.operations.map((op) => op.name));
@@ -48,6 +51,8 @@ async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope):
       return redactText(execution.output);
     case 'denied':
       return TOOL_DENIED_CONTENT;
+    case 'refused':
+      return { frame: TOOL_FAILED_CONTENT, model: redactText(refusedContent(execution.reason)) };
     default:
       // The error text is for the caller's log; neither the stream nor the model sees it.
       return TOOL_FAILED_CONTENT;

@@ -1,5 +1,6 @@
 // The fixed, caller-safe texts a tool call can end with. The stream frame and the model see the same
-// text; exception text and tool error detail never reach either (the caller logs them).
+// text, except for a refusal the model can fix: the model is also told the host-written reason, the
+// frame stays generic. Exception text and tool error detail never reach either (the caller logs them).
 
 /** Content of a refused call (unknown tool, or the governor said no). */
 export const TOOL_DENIED_CONTENT = 'Tool call denied by policy.';
@@ -15,3 +16,8 @@ export const INVALID_ARGUMENTS_CONTENT = {
   operation: (operations: readonly string[]): string =>
     `The tool call failed: "operation" must be one of: ${operations.join(', ')}.`,
 } as const;
+
+/** What the model is told about a refused call: the generic failure plus the host-written reason. */
+export function refusedContent(reason: string): string {
+  return `${TOOL_FAILED_CONTENT.slice(0, -1)}: ${reason}. Correct the call and try again.`;
+}

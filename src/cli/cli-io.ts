@@ -10,11 +10,15 @@ export interface CommandIo {
 }
 
 export const USAGE = [
-  'usage: portcullis <command> [options]',
+  'usage: portcullis <command> [options]      (from a checkout: npx portcullis …, or node dist/src/cli/main.js …)',
   '',
   'commands:',
   '  serve [--config FILE]... [--port N] [--host H]   serve the API (env PORT and HOST are honoured)',
   '  dev-idp [--port N] [--state DIR]                 a local OpenID provider for development and tests',
   '  token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]   mint a token from the dev-idp',
   '  bundle pack DIR [-o FILE]                        zip an agent folder and check it as the server would',
+  '',
+  'options:',
+  '  -h, --help      show this help; `portcullis <command> --help` shows a command\'s options and defaults',
+  '  --version       print the version',
 ].join('\n');

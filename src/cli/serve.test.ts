@@ -2,6 +2,7 @@
 // and a clean 0 after the shutdown signal, having printed the URL on a line of its own.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runServe } from './serve.js';
@@ -41,6 +42,21 @@ describe('portcullis serve', () => {
     expect(await runServe(['--port', '0'], t.io)).toBe(1);
     expect(t.err.some((line) => line.startsWith('AppConfig:AI:Evaluation:DatasetRoots'))).toBe(true);
     expect(t.err.some((line) => line.includes('Auth:ClientId'))).toBe(true);
+  });
+
+  it('exits 1 with a hint about --port and PORT when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const t = await io({ PORTCULLIS_ENVIRONMENT: 'Development', AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true' });
+      expect(await runServe(['--port', String(port)], t.io)).toBe(1);
+      expect(t.err).toEqual([
+        `portcullis serve: 127.0.0.1:${port} is already in use (is \`npm start\` or another portcullis running?); pick another port with --port N or PORT=N (--port 0 picks a free one)`,
+      ]);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('serves, prints the URL on its own line, and exits 0 after the shutdown signal', async () => {

@@ -1,5 +1,6 @@
 // `portcullis serve`: load and validate the configuration (exit 1 listing every problem), build the
-// app, listen, print the URL, and shut down cleanly on SIGINT/SIGTERM within 10 seconds.
+// app, listen (exit 1 with a hint when the port is taken), print the URL, and shut down cleanly on
+// SIGINT/SIGTERM within 10 seconds.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../platform/config/index.js';
@@ -9,7 +10,22 @@ import type { CommandIo } from './cli-io.js';
 
 export const SHUTDOWN_DEADLINE_MS = 10_000;
 
+export const SERVE_USAGE = [
+  'usage: portcullis serve [--config FILE]... [--port N] [--host H]',
+  '',
+  'Serves the API. Configuration layers, later wins: built-in defaults, appsettings.json,',
+  'appsettings.{PORTCULLIS_ENVIRONMENT}.json (default environment: Production), each --config FILE,',
+  'then AppConfig__… environment variables.',
+  '',
+  'options:',
+  '  --config FILE   a settings file laid over appsettings*.json; repeatable (default: none)',
+  '  --port N        port to listen on; 0 picks a free one (default: $PORT, else 8080)',
+  '  --host H        address to listen on (default: $HOST, else 127.0.0.1)',
+  '  -h, --help      show this help',
+].join('\n');
+
 interface ServeArgs {
+  readonly help?: true;
   readonly configFiles: string[];
   readonly port: number;
   readonly host: string;
@@ -20,13 +36,19 @@ function parseServeArgs(args: string[], env: CommandIo['env']): ServeArgs | stri
   try {
     parsed = parseArgs({
       args,
-      options: { config: { type: 'string', multiple: true }, port: { type: 'string' }, host: { type: 'string' } },
+      options: {
+        config: { type: 'string', multiple: true },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     });
   } catch (error) {
     return (error as Error).message;
   }
+  if (parsed.values.help === true) return { help: true, configFiles: [], port: 0, host: '' };
   const portText = parsed.values.port ?? env.PORT ?? '8080';
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
   if (!Number.isInteger(port) || port > 65_535) return `--port must be an integer from 0 to 65535, got '${portText}'`;
@@ -42,8 +64,12 @@ function displayHost(host: string): string {
 export async function runServe(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseServeArgs(args, io.env);
   if (typeof parsed === 'string') {
-    io.stderr(`portcullis serve: ${parsed}`);
+    io.stderr(`portcullis serve: ${parsed}\n${SERVE_USAGE}`);
     return 2;
+  }
+  if (parsed.help === true) {
+    io.stdout(SERVE_USAGE);
+    return 0;
   }
   const loaded = loadConfig({ cwd: io.cwd, env: io.env, configFiles: parsed.configFiles });
   if (!loaded.ok) {
@@ -55,7 +81,19 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
   for (const warning of loaded.warnings) logger.warn(warning);
 
   const app = await buildApp({ config, logger });
-  await app.listen({ port: parsed.port, host: parsed.host });
+  try {
+    await app.listen({ port: parsed.port, host: parsed.host });
+  } catch (error) {
+    await app.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+    io.stderr(
+      code === 'EADDRINUSE'
+        ? `portcullis serve: ${displayHost(parsed.host)}:${parsed.port} is already in use (is \`npm start\` or another portcullis running?); pick another port with --port N or PORT=N (--port 0 picks a free one)`
+        : `portcullis serve: not allowed to listen on ${displayHost(parsed.host)}:${parsed.port}; pick a port above 1023 with --port N or PORT=N`,
+    );
+    return 1;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : parsed.port;
   const base = `http://${displayHost(parsed.host)}:${port}`;
@@ -65,7 +103,7 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
   io.stdout(
     config.bundleExecution.auth.allowAnonymous
       ? `try: curl -s ${base}/api/capabilities`
-      : `try: curl -s -H "Authorization: Bearer $(portcullis token --sub alice)" ${base}/api/capabilities`,
+      : `try: curl -s -H "Authorization: Bearer $(npx portcullis token --sub alice)" ${base}/api/capabilities`,
   );
 
   await new Promise<void>((resolve) => {

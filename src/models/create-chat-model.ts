@@ -1,9 +1,9 @@
 // Builds the configured chat model (ChatModel:Provider), or null when none is configured.
 // Connection settings come from config only; a missing or malformed one throws at start-up with
 // the key named. The API key is handed to the SDK and nowhere else.
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { systemClock, type Clock } from '../platform/clock/index.js';
 import type { ChatModelConfig } from '../platform/config/index.js';
-import { abortableSleep, type Sleep } from './abortable-sleep.js';
 import { createAnthropicLanguageModel } from './anthropic-language-model.js';
 import { endpointOrigin } from './api-base-url.js';
 import { createAzureOpenAILanguageModel } from './azure-openai-language-model.js';
@@ -11,7 +11,7 @@ import type { ChatModel } from './chat-model.js';
 import type { ModelLog } from './model-log.js';
 import { createOpenAILanguageModel } from './openai-language-model.js';
 import { createScriptedModel } from './scripted/create-scripted-model.js';
-import { createSdkChatModel } from './sdk-chat-model.js';
+import { createSdkChatModel, type Sleep } from './sdk-chat-model.js';
 
 export interface ChatModelDeps {
   readonly log: ModelLog;
@@ -42,7 +42,8 @@ export function createChatModel(config: ChatModelConfig, deps: ChatModelDeps): C
     temperature: config.temperature,
     log: deps.log,
     clock: deps.clock ?? systemClock,
-    sleep: deps.sleep ?? abortableSleep,
+    // A retry pause that ends early (rejecting) when the call is cancelled or times out.
+    sleep: deps.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal })),
   });
   deps.log.info({ provider, model: model.modelId, endpoint: endpointOrigin(config.endpoint) }, 'Chat model configured.');
   return model;

@@ -4,7 +4,6 @@
 // before the first part only, and caller-safe errors.
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { Clock } from '../platform/clock/index.js';
-import type { Sleep } from './abortable-sleep.js';
 import { openCallSignal, type CallSignal } from './call-signal.js';
 import type { ChatModel, ChatRequest, ChatStreamPart } from './chat-model.js';
 import { classifyModelError, type ModelFailure } from './classify-model-error.js';
@@ -25,6 +24,9 @@ export interface SdkChatModelOptions {
   readonly sleep: Sleep;
   readonly random?: () => number;
 }
+
+/** The retry pause; injected so tests never wait. Rejects once `signal` aborts. */
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export function createSdkChatModel(options: SdkChatModelOptions): ChatModel {
   return {

@@ -61,6 +61,24 @@ export class ToolRegistry {
       .sort(byName);
   }
 
+  /**
+   * A host tool by case-insensitive name without contacting any MCP server (definition checks): the
+   * built-in tool, `'mcp'` for a name under a configured MCP server (its tools are known only once
+   * the server answers), or undefined when this host offers no such tool.
+   */
+  lookupOffline(name: string): Tool | 'mcp' | undefined {
+    const builtin = this.#builtins.get(name.toLowerCase());
+    if (builtin) return builtin;
+    const mcp = parseMcpToolName(name);
+    if (mcp === null || !this.#mcp) return undefined;
+    return this.#mcp.servers().some((s) => s.toLowerCase() === mcp.server.toLowerCase()) ? 'mcp' : undefined;
+  }
+
+  /** The built-in tools' names, ordered (for suggestions). */
+  builtinNames(): string[] {
+    return [...this.#builtins.values()].map((tool) => tool.descriptor.name).sort();
+  }
+
   /** A granted tool by case-insensitive name, or undefined (not granted ≡ nonexistent). */
   async findGranted(envelope: Envelope, name: string, signal?: AbortSignal): Promise<Tool | undefined> {
     if (!decideTool(envelope, name).allowed) return undefined;

@@ -4,6 +4,7 @@ import type { Clock, IdGenerator } from '../platform/clock/index.js';
 import type { Owner } from '../platform/ownership/index.js';
 import type { Diagnostic } from './definition/diagnostic.js';
 import type { DefinitionStore } from './definition/definition-store.js';
+import type { StepTools } from './definition/check-tool-steps.js';
 import { validateDefinition, type ValidationContext } from './definition/validate-definition.js';
 import type { StoredWorkflow } from './definition/workflow-definition.js';
 import { definitionCapReached, deleteWhileLive, invalidDefinition, workflowNotFound } from './problems.js';
@@ -17,6 +18,7 @@ export interface DefinitionServiceDependencies {
   readonly maxSteps: number;
   readonly maxDefinitionsPerOwner: number;
   readonly hasIndex: (name: string) => boolean;
+  readonly tools: StepTools;
 }
 
 export class DefinitionService {
@@ -72,6 +74,7 @@ export class DefinitionService {
     return {
       maxSteps: this.#deps.maxSteps,
       hasIndex: this.#deps.hasIndex,
+      tools: this.#deps.tools,
       lookup: (workflowId) => this.#deps.store.find(owner, workflowId),
     };
   }

@@ -1,6 +1,6 @@
 // Response bodies for stored definitions (DESIGN §6 and §10): the submit answer (ids of the steps by
 // name), the list entry and the stored definition with its ids. Owner and bookkeeping stay inside.
-import type { StoredWorkflow } from './definition/workflow-definition.js';
+import type { StepConfiguration, StoredWorkflow } from './definition/workflow-definition.js';
 import type { SubmitResponse, WorkflowDetail, WorkflowList } from './schemas.js';
 
 export function submitView(workflow: StoredWorkflow): SubmitResponse {
@@ -21,10 +21,15 @@ export function detailView(workflow: StoredWorkflow): WorkflowDetail {
     id: workflow.id,
     name: workflow.name,
     createdAt: new Date(workflow.createdAt).toISOString(),
-    steps: workflow.steps.map((step) => ({ id: step.id, name: step.name, type: step.type, configuration: { ...step.configuration } })),
+    steps: workflow.steps.map((step) => ({ id: step.id, name: step.name, type: step.type, configuration: configurationView(step.configuration) })),
     edges: workflow.edges.map((edge) => ({ ...edge })),
     configuration: { entryStep: workflow.entryStep, input: { ...workflow.input } },
   };
+}
+
+/** A fresh copy, so the response never shares arrays with the stored definition. */
+function configurationView(configuration: StepConfiguration): WorkflowDetail['steps'][number]['configuration'] {
+  return configuration.type === 'RetrievalPlan' ? { ...configuration, queries: [...configuration.queries] } : { ...configuration };
 }
 
 export function workflowLocation(id: string): string {

@@ -1,8 +1,10 @@
 // Request, response and event schemas of the workflow routes (DESIGN §6): they type the handlers,
-// serialise the responses and produce the OpenAPI document. Definition bodies are documented here
-// but checked by the definition validator, which reports every problem at once as diagnostics.
+// serialise the responses and produce the OpenAPI document. Definition bodies are checked by the
+// definition validator (every problem at once, as diagnostics) against the same field lists the
+// published WorkflowDefinition schema is built from (definition/definition-schemas.ts).
 import { Type, type Static } from 'typebox';
 import { PageQuerySchema } from '../platform/http/index.js';
+import { StepConfigurationSchema, WorkflowDefinitionSchema } from './definition/definition-schemas.js';
 import { diagnosticCodes } from './definition/diagnostic.js';
 import { stepTypes } from './definition/workflow-definition.js';
 import { runStatuses, stepStatuses } from './runs/run-status.js';
@@ -13,38 +15,7 @@ const DateTime = Type.String({ format: 'date-time' });
 
 export const StepTypeSchema = Type.Enum(stepTypes, { description: 'Step type.' });
 
-const StepConfigurationSchema = Type.Object(
-  { type: StepTypeSchema },
-  {
-    additionalProperties: true,
-    description:
-      'Discriminated by `type` (= the step type). LlmCall: prompt, system?, maxOutputTokens?. ToolUse: tool, operation, parameters?. ' +
-      'HumanGate: message, timeout? (TimeSpan; expiry rejects). ConditionalBranch: condition (CEL over input and steps, boolean), ifTrue, ifFalse. ' +
-      'SubPlanInvocation: workflowId. RetrievalPlan: index, queries (1-8), topK? (default 5). Strings are templates: {{ input.x }}, {{ steps.<name>.output.field }}.',
-  },
-);
-
-export const WorkflowDefinitionSchema = Type.Object(
-  {
-    name: Type.String({ description: 'Caller-chosen.' }),
-    steps: Type.Array(
-      Type.Object({ name: Type.String(), type: StepTypeSchema, configuration: StepConfigurationSchema }, { additionalProperties: true }),
-    ),
-    edges: Type.Optional(
-      Type.Array(Type.Object({ from: Type.String(), to: Type.String(), type: Type.Optional(Type.Literal('ControlFlow')) }, { additionalProperties: true })),
-    ),
-    configuration: Type.Optional(
-      Type.Object(
-        {
-          entryStep: Type.Optional(Type.String({ description: 'Default: the first step listed.' })),
-          input: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Default input (`input` in templates and conditions).' })),
-        },
-        { additionalProperties: true },
-      ),
-    ),
-  },
-  { $id: 'WorkflowDefinition', additionalProperties: true },
-);
+export { WorkflowDefinitionSchema };
 
 export const DiagnosticSchema = Type.Object(
   {

@@ -48,6 +48,7 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
     maxSteps: config.maxSteps,
     maxDefinitionsPerOwner: config.maxDefinitionsPerOwner,
     hasIndex: deps.hasIndex,
+    tools: deps.steps,
   });
   const runs = new RunService({
     definitions: store,

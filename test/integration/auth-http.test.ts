@@ -132,11 +132,13 @@ describe('hostile tokens', () => {
     ['an x5u URL', async () => bearer(await foreignSigned({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 }, { x5u: 'http://127.0.0.1:9/cert' }))],
   ];
 
-  it.each(cases)('answers %s with the same 401', async (_name, headers) => {
+  it.each(cases)('answers %s with the same 401', async (name, headers) => {
     const res = await capabilities(await headers());
     expect(res.statusCode).toBe(401);
     expect(res.body).toBe(reference.body);
-    expect(res.headers['www-authenticate']).toBe(reference.wwwAuthenticate);
+    // RFC 6750 §3: no error code without a bearer token; every refused token gets the same invalid_token.
+    const presented = name !== 'no token' && name !== 'a non-Bearer scheme';
+    expect(res.headers['www-authenticate']).toBe(presented ? 'Bearer error="invalid_token"' : reference.wwwAuthenticate);
     expect(res.headers['content-type']).toBe('application/problem+json');
   });
 });
@@ -151,6 +153,9 @@ describe('rate limits', () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(refused.json()).toMatchObject({ title: 'Too many requests', status: 429 });
+    expect(refused.json().detail).toMatch(
+      /^Too many requests under the 'tools-read' rate limit \(AppConfig:AI:RateLimits:tools-read:PermitsPerMinute\)\. Retry after \d+ seconds\.$/,
+    );
     expect((await capabilities(bearer(other))).statusCode).toBe(200);
   });
 });

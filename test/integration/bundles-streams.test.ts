@@ -85,6 +85,27 @@ describe('a streamed run, verified by the official AG-UI client', () => {
     expect(await settled(t.app, handle, jobId)).toMatchObject({ status: 'Succeeded', result: { totalToolInvocations: 2, turnCount: 3 } });
   });
 
+  it('tells the model why its call was refused (it can fix that) while the stream frame stays generic', async () => {
+    const { fake, ai } = await fakeOpenAI();
+    fake.enqueue(
+      { type: 'stream', steps: [{ toolCall: { name: 'calculator', argumentChunks: ['{"operation":"evaluate","parameters":{"expr":"6*7"}}'] } }] },
+      { type: 'stream', steps: [{ toolCall: { name: 'calculator', argumentChunks: ['{"operation":"evaluate","parameters":{"expression":"6*7"}}'] } }] },
+      openAIText('42.'),
+    );
+    const { t, url } = await serve(ai);
+    const { handle, jobId, streamUrl } = await reserve(t, ['What is 6*7?']);
+    const events = await readVerifiedStream(`${url}${streamUrl}`);
+    const results = events.filter((e) => e.type === 'TOOL_CALL_RESULT') as Array<{ content: string }>;
+    expect(results[0]!.content).toBe('The tool call failed.');
+    const told = (fake.requests[1]!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
+    expect(told).toMatchObject({ role: 'tool' });
+    expect(told.content).toBe(
+      "The tool call failed: the parameters of calculator.evaluate are invalid: parameters must have required property 'expression'; parameters must NOT have additional properties 'expr'. Correct the call and try again.",
+    );
+    expect(results[1]!.content).toContain('"result":42');
+    expect(await settled(t.app, handle, jobId)).toMatchObject({ status: 'Succeeded', result: { finalResponse: '42.', totalToolInvocations: 2 } });
+  });
+
   it('streams text and a tool call whose arguments arrived in fragments from an OpenAI-compatible server over HTTP', async () => {
     const { fake, ai } = await fakeOpenAI();
     fake.enqueue(

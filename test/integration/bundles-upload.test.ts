@@ -244,10 +244,9 @@ describe('POST /api/bundles', () => {
       apps.push(t);
       const none = await register(t.app);
       const bad = await register(t.app, bearer('not-a-token'));
-      for (const res of [none, bad]) {
-        expect(res.statusCode).toBe(401);
-        expect(res.headers['www-authenticate']).toBe('Bearer');
-      }
+      for (const res of [none, bad]) expect(res.statusCode).toBe(401);
+      expect(none.headers['www-authenticate']).toBe('Bearer');
+      expect(bad.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
       expect((await register(t.app, bearer(await idp.mintToken({ sub: 'alice' })))).statusCode).toBe(201);
     } finally {
       await idp.close();

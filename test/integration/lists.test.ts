@@ -55,6 +55,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Newest first: createdAt never increases down the list (runs started in one millisecond tie on it). */
+function expectNewestFirst(items: Array<{ createdAt: string }>): void {
+  const times = items.map((item) => Date.parse(item.createdAt));
+  expect(times).toEqual([...times].sort((x, y) => y - x));
+}
+
 async function get(url: string, headers = alice) {
   return t.app.inject({ method: 'GET', url, headers });
 }
@@ -105,7 +111,8 @@ describe('GET /api/bundles/{handle}/runs', () => {
     }
     const listed = await get(`/api/bundles/${handle}/runs`);
     expect(listed.statusCode).toBe(200);
-    expect(listed.json().runs.map((r: { jobId: string }) => r.jobId)).toEqual([...started].reverse());
+    expect(listed.json().runs.map((r: { jobId: string }) => r.jobId).sort()).toEqual([...started].sort());
+    expectNewestFirst(listed.json().runs);
     expect(listed.json().runs[0]).toHaveProperty('status');
     const foreign = await get(`/api/bundles/${handle}/runs`, bob);
     const unknown = await get('/api/bundles/no-such-handle/runs', bob);
@@ -124,7 +131,8 @@ describe('GET /api/workflows/runs and GET /api/approvals', () => {
     await pollUntil(t.app, plainRun.statusUrl, statusIs('Succeeded'), alice);
 
     const all = (await get('/api/workflows/runs')).json();
-    expect(all.runs.map((r: { jobId: string }) => r.jobId)).toEqual([plainRun.jobId, blockedRun.jobId]);
+    expect(all.runs.map((r: { jobId: string }) => r.jobId).sort()).toEqual([plainRun.jobId, blockedRun.jobId].sort());
+    expectNewestFirst(all.runs);
     expect((await get('/api/workflows/runs?status=Blocked')).json().runs.map((r: { jobId: string }) => r.jobId)).toEqual([blockedRun.jobId]);
     expect((await get(`/api/workflows/runs?workflowId=${plain}`)).json().runs.map((r: { jobId: string }) => r.jobId)).toEqual([plainRun.jobId]);
     expect((await get('/api/workflows/runs?status=Sleeping')).statusCode).toBe(400);

@@ -145,6 +145,14 @@ describe('problem documents', () => {
       payload: 'now',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toBe('The request Content-Type is not accepted by this route.');
+    expect(res.json().detail).toBe(
+      'The request Content-Type is missing or not accepted by this route: send Content-Type: application/json (bundle uploads take multipart/form-data).',
+    );
+  });
+
+  it('names application/json when a JSON body comes without any Content-Type', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/tools/clock/invoke', payload: Buffer.from('{"operation":"now"}') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toContain('Content-Type: application/json');
   });
 });

@@ -1,6 +1,8 @@
 // Workflow definitions over HTTP: submit/validate/list/get/delete (DESIGN §6), every validation
 // diagnostic with its code, the MaxSteps/MaxDefinitionsPerOwner limits, the 2 MiB body limit,
 // ownership (foreign ≡ unknown, also as a sub-plan target), rate-limit policies and OpenAPI entries.
+import { readFile } from 'node:fs/promises';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { sequentialIds } from '../../src/platform/clock/index.js';
@@ -133,6 +135,10 @@ describe('each validation diagnostic', () => {
     'unknown-step-reference': async () => chain('w', llmStep('a', 'Hello {{ steps.ghost.output }}')),
     'step-reference-not-upstream': async () => chain('w', llmStep('a', 'Use {{ steps.b.output }}'), llmStep('b', 'x')),
     'unknown-index': async () => chain('w', retrievalStep('find', ['envelopes'], 3, 'no-such-index')),
+    'unknown-field': async () => ({ name: 'w', steps: [{ ...toolStep('a'), configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', paramters: {} } }] }),
+    'unknown-tool': async () => chain('w', toolStep('a', 'clok')),
+    'unknown-operation': async () => chain('w', toolStep('a', 'clock', 'nowz')),
+    'invalid-parameters': async () => chain('w', toolStep('a', 'clock', 'now', { timeZone: 7 })),
     'unknown-workflow': async () => chain('w', subPlanStep('sub', '00000000-0000-4000-8000-0000deadbeef')),
     'sub-plan-recursion': async () => {
       // Ids are minted by the host; with sequential test ids the next workflow's id is predictable,
@@ -256,6 +262,29 @@ describe('ownership, rate limits and the API description', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
     expect((await owned.app.inject({ method: 'GET', url: '/api/workflows', headers: carol })).statusCode).toBe(200);
+  });
+
+  it('publishes a definition schema that refuses what the service refuses and accepts the README example', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const requestSchema = doc.paths['/api/workflows'].post.requestBody.content['application/json'].schema;
+    const ajv = new Ajv2020({ strict: false });
+    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, object>)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const accepts = ajv.compile(requestSchema);
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const order = JSON.parse(/`order\.json`[^`]*```json\n([\s\S]*?)```/.exec(readme)![1]!);
+    expect(accepts(order), JSON.stringify(accepts.errors)).toBe(true);
+    expect((await t.app.inject({ method: 'POST', url: '/api/workflows/validate', payload: order })).json()).toEqual({ valid: true, diagnostics: [] });
+    const typos = [
+      { ...order, edgez: order.edges },
+      { ...order, steps: [{ ...order.steps[0], configuration: { ...order.steps[0].configuration, paramters: {} } }, ...order.steps.slice(1)] },
+      { ...order, configuration: { ...order.configuration, entry: 'stamp' } },
+      { ...order, edges: [{ ...order.edges[0], kind: 'ControlFlow' }] },
+    ];
+    for (const typo of typos) {
+      expect(accepts(typo)).toBe(false);
+      const res = await t.app.inject({ method: 'POST', url: '/api/workflows/validate', payload: typo });
+      expect(res.json().diagnostics.map((d: { code: string }) => d.code)).toContain('unknown-field');
+    }
   });
 
   it('documents every workflow route in the OpenAPI document', async () => {

@@ -224,7 +224,9 @@ describe('human gates', () => {
   it('answers an approval once: a second decision is 409, an unknown approval 404, a malformed body 400', async () => {
     const { statusUrl, approvalId } = await blockedRun('gate-once');
     expect((await decide(statusUrl, 'no-such-approval', { decision: 'Approve' })).statusCode).toBe(404);
-    expect((await decide(statusUrl, approvalId, { decision: 'Maybe' })).statusCode).toBe(400);
+    const maybe = await decide(statusUrl, approvalId, { decision: 'Maybe' });
+    expect(maybe.statusCode).toBe(400);
+    expect(maybe.json().detail).toBe('body/decision must be one of: Approve, Reject.');
     expect((await decide(statusUrl, approvalId, { decision: 'Approve', owner: 'me' })).statusCode).toBe(400);
     expect((await decide(statusUrl, approvalId, { decision: 'Approve' })).statusCode).toBe(200);
     const again = await decide(statusUrl, approvalId, { decision: 'Reject' });
@@ -271,7 +273,9 @@ describe('step types', () => {
     expect(failing).toMatchObject({ status: 'Failed', steps: [{ status: 'Failed', error: expect.stringMatching(/^The tool reported a failure: /) }] });
     const denied = await pollUntil(t.app, (await start(t.app, await submit(t.app, chain('t-denied', toolStep('m', 'memory', 'list'))))).statusUrl, isFinal);
     expect(denied).toMatchObject({ status: 'Failed', error: "The step 'm' failed: Tool call denied by policy.", steps: [{ status: 'Failed', error: 'Tool call denied by policy.' }] });
-    const invalid = await pollUntil(t.app, (await start(t.app, await submit(t.app, chain('t-invalid', toolStep('n', 'clock', 'now', { when: 'today' }))))).statusUrl, isFinal);
+    // Literal parameters are checked at submit; a template is known only when it renders.
+    const templated = { ...chain('t-invalid', toolStep('n', 'clock', 'now', { timeZone: '{{ input.zone }}' })), configuration: { input: { zone: 7 } } };
+    const invalid = await pollUntil(t.app, (await start(t.app, await submit(t.app, templated))).statusUrl, isFinal);
     expect(invalid.steps[0].error).toMatch(/^The tool parameters are invalid: /);
   });
 

@@ -1,9 +1,10 @@
 // The executeTool the agent loop is given for one conversation: the tool must be in the effective set,
-// its parameters must pass the operation's schema (else `failed`, nothing runs), then the one governor
-// decides and runs it (`denied` is answered as DESIGN.md §5 says). Failure details go to the log only.
+// its parameters must pass the operation's schema (else `refused` with a host-written reason the model
+// is told, nothing runs), then the one governor decides and runs it (`denied` is answered as DESIGN.md
+// §5 says). Details of a tool that ran and failed go to the log only.
 import type { ExecuteTool, ToolExecution } from '../../agent/index.js';
 import { redactText } from '../../platform/redaction/index.js';
-import type { ParameterValidator, Tool, ToolGovernor } from '../../tools/index.js';
+import { checkToolCall, type ParameterValidator, type Tool, type ToolGovernor } from '../../tools/index.js';
 import type { DelegationScope, DelegationScopes } from './delegation-scopes.js';
 
 export interface GovernedExecuteToolOptions {
@@ -28,10 +29,12 @@ export function governedExecuteTool(options: GovernedExecuteToolOptions): Execut
     const tool = byName.get(call.name);
     if (tool === undefined) return { status: 'denied' };
     const where = { tool: call.name, operation: call.operation, toolCallId: call.toolCallId };
-    const operation = tool.descriptor.operations.find((op) => op.name === call.operation);
-    if (operation === undefined) return failed(where, 'undeclared operation');
-    const check = validator.check(operation, call.parameters);
-    if (!check.ok) return failed(where, check.message);
+    const check = checkToolCall(tool, call.operation, call.parameters, validator);
+    if (!check.ok) {
+      log.info({ ...where, reason: redactText(check.reason) }, 'bundle tool call refused');
+      return { status: 'refused', reason: check.reason };
+    }
+    const { operation } = check;
     // A signal of its own, so a delegate_task call can find this run's scope through it.
     const controller = new AbortController();
     const forward = (): void => controller.abort(signal.reason);

@@ -80,7 +80,10 @@ const reasons: Readonly<Record<ArchiveGuard, string>> = {
 /** Every guard, in declaration order (the guard tests check each one is exercised). */
 export const archiveGuards = Object.freeze(Object.keys(reasons) as ArchiveGuard[]);
 
-/** The fixed `detail` for a guard, e.g. `The archive was rejected by the zip-slip guard: …`. */
-export function archiveGuardDetail(guard: ArchiveGuard): string {
-  return `The archive was rejected by the ${guard} guard: ${reasons[guard]}.`;
+/**
+ * The fixed `detail` for a guard, e.g. `The archive was rejected by the zip-slip guard: …`. A `hint`
+ * (a line number or a field name, never archive content) may say where the guard tripped.
+ */
+export function archiveGuardDetail(guard: ArchiveGuard, hint?: string): string {
+  return `The archive was rejected by the ${guard} guard: ${reasons[guard]}${hint === undefined ? '' : ` (${hint})`}.`;
 }

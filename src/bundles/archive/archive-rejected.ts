@@ -4,6 +4,8 @@ import { archiveGuardDetail, type ArchiveGuard } from './archive-guard.js';
 
 export interface ArchiveRejectedOptions {
   readonly cause?: unknown;
+  /** Where the guard tripped (a line, a field name); never archive content. */
+  readonly hint?: string;
 }
 
 export class ArchiveRejected extends Error {
@@ -12,7 +14,7 @@ export class ArchiveRejected extends Error {
   readonly detail: string;
 
   constructor(guard: ArchiveGuard, options: ArchiveRejectedOptions = {}) {
-    const detail = archiveGuardDetail(guard);
+    const detail = archiveGuardDetail(guard, options.hint);
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ArchiveRejected';
     this.guard = guard;

@@ -7,7 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ExtraField } from 'yauzl';
 import type { ArchiveGuard } from './archive-guard.js';
-import { crc32 } from './crc32.js';
+import { crc32 } from 'node:zlib';
 import { EXTRA_UNICODE_PATH, FLAG_UTF8 } from './zip-format.js';
 
 const isPrintableAscii = (bytes: Buffer): boolean => bytes.every((byte) => byte >= 0x20 && byte <= 0x7e);

@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { ArchiveRejected } from './archive-rejected.js';
-import { crc32 } from './crc32.js';
+import { crc32 } from 'node:zlib';
 import { EntryMeter } from './entry-meter.js';
 import type { ExpansionBudget } from './expansion-budget.js';
 

@@ -3,7 +3,7 @@
 // expansion limit; at the end the entry must have exactly its declared size and CRC-32.
 import { Transform, type TransformCallback } from 'node:stream';
 import { ArchiveRejected } from './archive-rejected.js';
-import { crc32 } from './crc32.js';
+import { crc32 } from 'node:zlib';
 import type { ExpansionBudget } from './expansion-budget.js';
 
 export interface MeteredEntry {

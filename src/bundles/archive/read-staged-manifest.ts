@@ -10,6 +10,6 @@ export async function readStagedManifest(dir: string, uploadName: string | undef
   } catch (error) {
     if (!(error instanceof ManifestRejected)) throw error;
     const guard: ArchiveGuard = error.reason;
-    throw new ArchiveRejected(guard, { cause: error });
+    throw new ArchiveRejected(guard, { cause: error, ...(error.hint !== undefined ? { hint: error.hint } : {}) });
   }
 }

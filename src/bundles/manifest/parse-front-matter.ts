@@ -2,19 +2,26 @@
 // error, never code), no merge keys, unique string keys, one document, at most 64 KiB and a small
 // alias budget so a billion-laughs document fails fast. The result must be a mapping (empty is an
 // empty mapping).
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
 import { FrontMatter } from './front-matter.js';
 
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
 export const MAX_FRONT_MATTER_ALIASES = 16;
 
-export type ParsedFrontMatter = { readonly ok: true; readonly frontMatter: FrontMatter } | { readonly ok: false; readonly cause: string };
+export type ParsedFrontMatter =
+  | { readonly ok: true; readonly frontMatter: FrontMatter }
+  /** `line` (1-based, within the front matter) and `yamlCode` (the parser's error code) locate a YAML error. */
+  | { readonly ok: false; readonly cause: string; readonly line?: number; readonly yamlCode?: string };
 
 export function parseFrontMatter(yaml: string): ParsedFrontMatter {
   if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) return { ok: false, cause: 'too-large' };
-  const document = parseDocument(yaml, { ...SAFE_YAML_OPTIONS, stringKeys: true });
-  if (document.errors.length > 0 || document.warnings.length > 0) return { ok: false, cause: 'invalid-yaml' };
+  const lines = new LineCounter();
+  const document = parseDocument(yaml, { ...SAFE_YAML_OPTIONS, stringKeys: true, lineCounter: lines });
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem !== undefined) {
+    return { ok: false, cause: 'invalid-yaml', yamlCode: problem.code, line: lines.linePos(problem.pos[0]).line };
+  }
   let data: unknown;
   try {
     data = document.toJS({ mapAsMap: true, maxAliasCount: MAX_FRONT_MATTER_ALIASES });

@@ -118,6 +118,16 @@ describe('readBundleManifest', () => {
     expect(await reasonFor(tree)).toBe('invalid-agent-manifest');
   });
 
+  it.each([
+    ['a YAML error, by AGENT.md line and YAML error code', agent('id: a\nname: x\n  bad: indent'), 'the front matter is not valid YAML at AGENT.md line 3 (BLOCK_AS_IMPLICIT_KEY)'],
+    ['duplicate keys, by line', agent('id: a\nid: b'), 'the front matter is not valid YAML at AGENT.md line 3 (DUPLICATE_KEY)'],
+    ['a field of the wrong shape, by field name', agent('id: a\nallowed-tools: [{ clock: now }]'), "front matter field 'allowed-tools' must be a YAML list or a comma- or space-separated string"],
+    ['an unterminated front matter', { 'AGENT.md': '---\nid: a\nBody.\n' }, 'the front matter opened by --- on line 1 has no closing --- line'],
+  ])('says where AGENT.md broke for %s, without quoting it', async (_title, tree, hint) => {
+    const error: unknown = await read(tree).then(() => null, (failure: unknown) => failure);
+    expect((error as ManifestRejected).hint).toBe(hint);
+  });
+
   it('refuses a missing AGENT.md and one that is not a regular file', async () => {
     expect(await reasonFor({ 'README.md': 'x' })).toBe('missing-agent-manifest');
     expect(await reasonFor({ 'README.md': '---\nid: a\n---\n', 'AGENT.md': { symlink: 'README.md' } })).toBe('agent-manifest-not-regular');

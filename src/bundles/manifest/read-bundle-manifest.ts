@@ -15,16 +15,35 @@ import { splitFrontMatter } from './split-front-matter.js';
 
 export const MAX_AGENT_MANIFEST_BYTES = 1024 * 1024;
 
+/** Where the front matter broke; AGENT.md line numbers count the opening `---` as line 1. */
+function frontMatterHint(parsed: { readonly cause: string; readonly line?: number; readonly yamlCode?: string }): string {
+  switch (parsed.cause) {
+    case 'invalid-yaml':
+      return `the front matter is not valid YAML${parsed.line === undefined ? '' : ` at AGENT.md line ${parsed.line + 1}`}${parsed.yamlCode === undefined ? '' : ` (${parsed.yamlCode})`}`;
+    case 'too-large':
+      return 'the front matter is over 64 KiB';
+    case 'alias-limit':
+      return 'the front matter uses too many YAML aliases';
+    default:
+      return 'the front matter must be a YAML mapping of fields (id, name, description, skills, allowed-tools, …)';
+  }
+}
+
 export async function readBundleManifest(dir: string, uploadName?: string, log?: ManifestLog): Promise<BundleManifest> {
   const read = await readRegularFile(join(dir, 'AGENT.md'), MAX_AGENT_MANIFEST_BYTES);
   if (read.kind === 'missing') throw new ManifestRejected('missing-agent-manifest');
   if (read.kind === 'not-regular') throw new ManifestRejected('agent-manifest-not-regular');
-  if (read.kind !== 'text') throw new ManifestRejected('invalid-agent-manifest', { cause: read.kind });
+  if (read.kind !== 'text') {
+    const hint = read.kind === 'too-large' ? `AGENT.md is over ${MAX_AGENT_MANIFEST_BYTES} bytes` : 'AGENT.md is not UTF-8 text';
+    throw new ManifestRejected('invalid-agent-manifest', { cause: read.kind, hint });
+  }
   const split = splitFrontMatter(read.text);
   if (split.kind === 'none') throw new ManifestRejected('unresolvable-agent-id', { cause: 'no-front-matter' });
-  if (split.kind === 'unterminated') throw new ManifestRejected('invalid-agent-manifest', { cause: 'unterminated-front-matter' });
+  if (split.kind === 'unterminated') {
+    throw new ManifestRejected('invalid-agent-manifest', { cause: 'unterminated-front-matter', hint: 'the front matter opened by --- on line 1 has no closing --- line' });
+  }
   const parsed = parseFrontMatter(split.yaml);
-  if (!parsed.ok) throw new ManifestRejected('invalid-agent-manifest', { cause: parsed.cause });
+  if (!parsed.ok) throw new ManifestRejected('invalid-agent-manifest', { cause: parsed.cause, hint: frontMatterHint(parsed) });
   const frontMatter = parsed.frontMatter;
   const id = resolveAgentId(frontMatter, uploadName);
   if (id === null) throw new ManifestRejected('unresolvable-agent-id');
@@ -34,7 +53,10 @@ export async function readBundleManifest(dir: string, uploadName?: string, log?:
   const skillIds = frontMatter.list('skills');
   const allowedTools = frontMatter.list('allowed-tools');
   if (!name.ok || !description.ok || !version.ok || !skillIds.ok || !allowedTools.ok) {
-    throw new ManifestRejected('invalid-agent-manifest', { cause: 'wrong-shape' });
+    const fields = { name, description, version, skills: skillIds, 'allowed-tools': allowedTools };
+    const wrong = Object.entries(fields).find(([, field]) => !field.ok)?.[0] ?? 'name';
+    const expected = wrong === 'skills' || wrong === 'allowed-tools' ? 'a YAML list or a comma- or space-separated string' : 'a string';
+    throw new ManifestRejected('invalid-agent-manifest', { cause: 'wrong-shape', hint: `front matter field '${wrong}' must be ${expected}` });
   }
   const skills = await readBundleSkills(dir, log);
   const known = new Set(skills.map((skill) => skill.id));

@@ -10,7 +10,16 @@ import { checkArchive } from './check-archive.js';
 import type { PackIo } from './pack-io.js';
 import { zipFolder } from './zip-folder.js';
 
-export const BUNDLE_PACK_USAGE = 'usage: portcullis bundle pack DIR [-o FILE]';
+export const BUNDLE_PACK_USAGE = [
+  'usage: portcullis bundle pack DIR [-o FILE]',
+  '',
+  'Zips an agent folder (AGENT.md, skills/, plugins/) and checks the zip exactly as the server will.',
+  'Exit 1 names the guard that would refuse it; nothing is left behind then.',
+  '',
+  'options:',
+  '  -o, --output FILE   the zip to write (default: <folder name>.zip in the working directory)',
+  '  -h, --help          show this help',
+].join('\n');
 
 export async function runBundlePack(args: string[], io: PackIo): Promise<number> {
   let parsed;

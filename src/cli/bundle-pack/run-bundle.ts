@@ -1,10 +1,24 @@
 // `portcullis bundle <subcommand>`: today only `pack`.
 import type { PackIo } from './pack-io.js';
-import { BUNDLE_PACK_USAGE, runBundlePack } from './run-bundle-pack.js';
+import { runBundlePack } from './run-bundle-pack.js';
+
+export const BUNDLE_USAGE = [
+  'usage: portcullis bundle <subcommand>',
+  '',
+  'subcommands:',
+  '  pack DIR [-o FILE]   zip an agent folder and check it as the server would (see: bundle pack --help)',
+  '',
+  'options:',
+  '  -h, --help           show this help',
+].join('\n');
 
 export async function runBundle(args: string[], io: PackIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === 'pack') return runBundlePack(rest, io);
-  io.stderr(`portcullis bundle: ${subcommand === undefined ? 'a subcommand is needed' : `unknown subcommand '${subcommand}'`}\n${BUNDLE_PACK_USAGE}`);
+  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {
+    io.stdout(BUNDLE_USAGE);
+    return 0;
+  }
+  io.stderr(`portcullis bundle: ${subcommand === undefined ? 'a subcommand is needed' : `unknown subcommand '${subcommand}'`}\n${BUNDLE_USAGE}`);
   return 2;
 }

@@ -6,7 +6,18 @@ import type { CliIo } from './cli-io.js';
 import { DEFAULT_STATE_DIR, stateFilePath } from './dev-idp-state.js';
 import { startDevIdp, type DevIdp } from './start-dev-idp.js';
 
-export const DEV_IDP_USAGE = 'usage: portcullis dev-idp [--port N] [--state DIR]';
+export const DEV_IDP_USAGE = [
+  'usage: portcullis dev-idp [--port N] [--state DIR]',
+  '',
+  'A local OpenID provider for development and tests. Prints the service configuration as',
+  'environment-variable lines on stdout (redirect them to a file and source it), status on stderr,',
+  'and runs until stopped (Ctrl-C).',
+  '',
+  'options:',
+  '  --port N      port to listen on (default: the port of the last run, else a free one)',
+  '  --state DIR   folder for the signing key and fixed tenant and client ids (default: .portcullis)',
+  '  -h, --help    show this help',
+].join('\n');
 const AUTH_PREFIX = 'AppConfig__AI__BundleExecution__Auth__';
 
 /** The environment-variable lines that point the service at this provider. */
@@ -51,11 +62,12 @@ export async function runDevIdp(args: string[], io: CliIo): Promise<number> {
   try {
     idp = await startDevIdp({ stateDir, persist: true, ...(port === undefined ? {} : { port }) });
   } catch (error) {
-    io.stderr(`portcullis dev-idp: could not start: ${(error as Error).message}`);
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    io.stderr(`portcullis dev-idp: could not start: ${(error as Error).message}${inUse ? '; pick another port with --port N' : ''}`);
     return 1;
   }
   io.stderr(`dev identity provider listening on ${idp.url} (issuer ${idp.issuer})`);
-  io.stderr(`state and signing key: ${stateFilePath(stateDir)}; mint a token with: portcullis token --sub alice`);
+  io.stderr(`state and signing key: ${stateFilePath(stateDir)}; mint a token with: npx portcullis token --sub alice`);
   for (const line of devIdpConfigLines(idp)) io.stdout(line);
 
   await untilStopped(io.signal);

@@ -40,6 +40,7 @@ describe('portcullis token', () => {
         requireHttpsMetadata: false,
         validIssuers: [],
         allowAnonymous: false,
+        anonymousRoles: [],
         jwksRefreshCooldownMs: 30_000,
       },
       { clock: systemClock, log: { warn: () => undefined } },

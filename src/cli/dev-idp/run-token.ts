@@ -8,7 +8,19 @@ import { instanceFor, issuerFor } from './dev-idp-urls.js';
 import { mintDevToken } from './mint-dev-token.js';
 import { parseTtl } from './parse-ttl.js';
 
-export const TOKEN_USAGE = 'usage: portcullis token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]';
+export const TOKEN_USAGE = [
+  'usage: portcullis token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]',
+  '',
+  'Mints a token from the dev-idp\'s state file (no server needed) and prints it on stdout.',
+  '',
+  'options:',
+  '  --sub S       the sub claim (required)',
+  '  --oid O       an oid claim, which then becomes the owner id (default: none)',
+  '  --role R      a role claim; repeatable (default: none)',
+  '  --ttl T       lifetime such as 90s, 15m, 1h or 2d, at most 365d (default: 1h)',
+  '  --state DIR   the dev-idp state folder (default: .portcullis)',
+  '  -h, --help    show this help',
+].join('\n');
 
 export async function runToken(args: string[], io: CliIo): Promise<number> {
   let values;
@@ -47,7 +59,7 @@ export async function runToken(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   if (state === null || state.port === null) {
-    io.stderr(`portcullis token: no dev-idp state at ${stateFilePath(stateDir)}; run 'portcullis dev-idp' first`);
+    io.stderr(`portcullis token: no dev-idp state at ${stateFilePath(stateDir)}; run 'npx portcullis dev-idp' first`);
     return 1;
   }
   const issuer = issuerFor(instanceFor(state.host, state.port), state.tenantId);

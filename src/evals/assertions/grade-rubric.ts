@@ -12,6 +12,9 @@ export const GRADER_SYSTEM_PROMPT = [
   '{"pass": true or false, "reason": "one short sentence explaining the decision"}',
 ].join('\n');
 
+/** The offline model echoes unless its script has a rule for the grading prompt (README, "Write a dataset"). */
+const SCRIPTED_HINT = ' (the Scripted model grades only through a rule of ChatModel:ScriptPath matching ^Rubric:; or configure a real chat model)';
+
 /** Grading could not produce a verdict; `message` is caller-safe. */
 export class GradingFailed extends Error {
   readonly usage: TokenUsage;
@@ -50,7 +53,7 @@ export async function gradeRubric(model: ChatModel, rubric: string, output: stri
     throw error;
   }
   const grade = parseGrade(reply);
-  if (grade === null) throw new GradingFailed('the llm-rubric grader’s reply was not a pass/fail verdict', usage);
+  if (grade === null) throw new GradingFailed(`the llm-rubric grader’s reply was not a pass/fail verdict${model.provider === 'Scripted' ? SCRIPTED_HINT : ''}`, usage);
   const reason = redactText(grade.reason);
   return { verdict: grade.pass ? { passed: true, reason } : { passed: false, reason }, usage };
 }

@@ -25,10 +25,20 @@ describe('junitXml', () => {
       tokens: { input: 0, output: 0 },
     };
     const xml = junitXml({ jobId: 'j', datasets: ['d<1>'], repeats: 2, cases: [failed], durationMs: 2000 });
-    expect(xml).toContain('<testsuites name="portcullis eval j" tests="1" failures="1" errors="0" skipped="0" time="2.000">');
+    expect(xml).toContain('<testsuites name="portcullis eval j" tests="1" failures="1" errors="0" skipped="0" time="1.500">');
     expect(xml).toContain('<testsuite name="d&lt;1&gt;" tests="1" failures="1" errors="0" skipped="0" time="1.500">');
     expect(xml).toContain('<testcase classname="d&lt;1&gt;" name="c [repeat 2/2]" time="1.500">');
     expect(xml).toContain('<failure type="contains" message="contains: expected &quot;x&quot;">');
     expect(xml).toContain('Output:\n&lt;script&gt;</failure>');
+  });
+
+  it('never gives a suite more time than the whole report when cases ran in parallel', () => {
+    const result = (dataset: string, caseId: string, latencyMs: number): CaseResult => ({
+      dataset, caseId, tags: [], repeat: 1, outcome: 'passed', error: null, assertions: [], outputExcerpt: '', latencyMs, tokens: { input: 0, output: 0 },
+    });
+    const cases = [result('a', '1', 900), result('a', '2', 800), result('b', '3', 700)];
+    const xml = junitXml({ jobId: 'j', datasets: ['a', 'b'], repeats: 1, cases, durationMs: 1000 });
+    const times = [...xml.matchAll(/<testsuites? [^>]*time="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(times).toEqual([2.4, 1.7, 0.7]);
   });
 });

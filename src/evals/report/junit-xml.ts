@@ -1,7 +1,9 @@
 // The finished run as JUnit XML (GET /api/evals/runs/{jobId}/report.xml), so CI systems can show it:
 // one <testsuite> per dataset, one <testcase> per case × repeat. Failed error-severity assertions are a
 // <failure>, an errored case is an <error>, warnings and llm-rubric reasons go to <system-out>. Every
-// text that came from a model was redacted when the results were filed.
+// text that came from a model was redacted when the results were filed. Times are case time: a suite's
+// is the sum of its cases' latencies and <testsuites> the sum of its suites', so the totals add up the
+// way JUnit readers expect even when cases ran in parallel (the wall-clock durationMs is in the poll).
 import type { CaseResult } from '../runner/case-execution.js';
 import { xmlAttribute, xmlText } from './xml-text.js';
 
@@ -14,14 +16,16 @@ export interface JunitRun {
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+const caseTime = (cases: readonly CaseResult[]): number => cases.reduce((sum, c) => sum + c.latencyMs, 0);
 
 export function junitXml(run: JunitRun): string {
   const suites = run.datasets.map((name) => testSuite(name, run.cases.filter((c) => c.dataset === name), run.repeats));
   const failures = run.cases.filter((c) => c.outcome === 'failed').length;
   const errors = run.cases.filter((c) => c.outcome === 'errored').length;
+  const time = caseTime(run.cases.filter((c) => run.datasets.includes(c.dataset)));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttribute(`portcullis eval ${run.jobId}`)}" tests="${run.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(run.durationMs)}">`,
+    `<testsuites name="${xmlAttribute(`portcullis eval ${run.jobId}`)}" tests="${run.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(time)}">`,
     ...suites,
     '</testsuites>',
     '',
@@ -31,7 +35,7 @@ export function junitXml(run: JunitRun): string {
 function testSuite(name: string, cases: readonly CaseResult[], repeats: number): string {
   const failures = cases.filter((c) => c.outcome === 'failed').length;
   const errors = cases.filter((c) => c.outcome === 'errored').length;
-  const time = cases.reduce((sum, c) => sum + c.latencyMs, 0);
+  const time = caseTime(cases);
   const open = `  <testsuite name="${xmlAttribute(name)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(time)}">`;
   return [open, ...cases.map((c) => testCase(c, repeats)), '  </testsuite>'].join('\n');
 }

@@ -5,7 +5,7 @@
 // the model's to handle and are not.
 import type { ExecuteTool } from '../../agent/index.js';
 import type { EffectiveEnvelope } from '../../platform/envelope/index.js';
-import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools/index.js';
+import { checkToolCall, type ParameterValidator, type ToolGovernor, type ToolRegistry } from '../../tools/index.js';
 
 export interface ToolPlane {
   readonly registry: ToolRegistry;
@@ -22,10 +22,9 @@ export function createToolExecutor(
   return async (call, signal) => {
     const tool = await plane.registry.findGranted(envelope, call.name, signal);
     if (tool === undefined) return { status: 'denied' };
-    const operation = tool.descriptor.operations.find((op) => op.name === call.operation);
-    if (operation === undefined) return { status: 'failed', error: 'undeclared operation' };
-    const check = plane.validator.check(operation, call.parameters);
-    if (!check.ok) return { status: 'failed', error: check.message };
+    const check = checkToolCall(tool, call.operation, call.parameters, plane.validator);
+    if (!check.ok) return { status: 'refused', reason: check.reason };
+    const { operation } = check;
     const outcome = await plane.governor.execute({
       ownerId,
       envelope,

@@ -12,7 +12,13 @@ export class AuthFailure extends Error {
   }
 }
 
-/** The same problem for every failure: same detail, same `WWW-Authenticate`, no cause attached. */
-export function unauthorizedProblem(): ProblemError {
-  return new ProblemError('unauthorized', UNAUTHORIZED_DETAIL, { headers: { 'www-authenticate': 'Bearer' } });
+/**
+ * The same problem for every failure: same detail, no cause attached. RFC 6750 §3: a request that
+ * carried no bearer token gets a bare `Bearer` challenge; one whose token was refused, for whatever
+ * reason (expired, bad signature, wrong audience…), gets `error="invalid_token"`, the same for all.
+ */
+export function unauthorizedProblem(tokenPresented = false): ProblemError {
+  return new ProblemError('unauthorized', UNAUTHORIZED_DETAIL, { headers: { 'www-authenticate': tokenPresented ? INVALID_TOKEN_CHALLENGE : 'Bearer' } });
 }
+
+export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';

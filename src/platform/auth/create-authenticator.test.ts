@@ -10,6 +10,7 @@ const base: AuthConfig = {
   requireHttpsMetadata: true,
   validIssuers: [],
   allowAnonymous: false,
+  anonymousRoles: [],
   jwksRefreshCooldownMs: 30_000,
 };
 const deps = { clock: new ManualClock(), log: { warn: () => undefined } };
@@ -29,6 +30,14 @@ describe('createAuthenticator in anonymous mode', () => {
 
   it('is always ready', async () => {
     await expect(auth.ready()).resolves.toBe(true);
+  });
+
+  it('gives the synthetic principal the AnonymousRoles, and only those', async () => {
+    const withRoles = createAuthenticator({ ...base, allowAnonymous: true, anonymousRoles: ['Harness.Tools.Invoke', 'Harness.Evals.Execute'] }, deps);
+    await expect(withRoles.authenticate(undefined)).resolves.toEqual({
+      ...ANONYMOUS_PRINCIPAL,
+      roles: ['Harness.Tools.Invoke', 'Harness.Evals.Execute'],
+    });
   });
 });
 

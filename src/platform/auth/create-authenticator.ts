@@ -9,7 +9,7 @@ export function createAuthenticator(config: AuthConfig, deps: AuthenticatorDeps)
   const hasScheme = config.tenantId !== null || config.clientId !== null;
   if (config.allowAnonymous) {
     if (hasScheme) throw new Error('Auth: AllowAnonymous cannot be combined with TenantId/ClientId');
-    return createAnonymousAuthenticator();
+    return createAnonymousAuthenticator(config.anonymousRoles);
   }
   if (config.tenantId === null || config.tenantId === '' || config.clientId === null || config.clientId === '') {
     throw new Error('Auth: both TenantId and ClientId are required unless AllowAnonymous is true');

@@ -26,6 +26,7 @@ function authConfig(idp: DevIdp, overrides: Partial<AuthConfig> = {}): AuthConfi
     requireHttpsMetadata: false,
     validIssuers: [],
     allowAnonymous: false,
+    anonymousRoles: [],
     jwksRefreshCooldownMs: COOLDOWN_MS,
     ...overrides,
   };
@@ -62,7 +63,7 @@ async function expectUnauthorized(promise: Promise<unknown>): Promise<void> {
     (rejection: unknown) => rejection,
   );
   expect(isProblemError(error)).toBe(true);
-  expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer' } });
+  expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
 }
 
 describe('JWT authenticator with a valid token', () => {

@@ -49,7 +49,7 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
       } catch (error) {
         // The token itself is never logged: a digest prefix is enough to correlate.
         log.warn({ reason: failureReason(error), token: digest === undefined ? null : `sha256:${digest.slice(0, 12)}` }, 'bearer authentication failed');
-        throw unauthorizedProblem();
+        throw unauthorizedProblem(digest !== undefined);
       }
     },
     async ready() {

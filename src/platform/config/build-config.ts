@@ -3,8 +3,10 @@
 // that every other problem can still be found; the keys that failed are returned for the rules.
 import type { DecodeContext } from './codecs/codec.js';
 import { emptyMap, setAt, targetPath } from './config-target.js';
+import { assembleList } from './assemble-list.js';
 import type { ConfigTree } from './config-tree.js';
 import type { DefaultContext, KeyEntry } from './key-entry.js';
+import type { RawValue } from './raw-node.js';
 import type { SchemaNode, SchemaSection } from './schema-tree.js';
 
 export interface BuildContext extends DecodeContext, DefaultContext {}
@@ -58,9 +60,20 @@ function decodeLeaf(
 ): void {
   const key = concrete.join(':');
   const target = entry.target ?? targetPath(entry.key.split(':'), concrete, entry.codec.fieldSuffix);
-  if (tree?.kind === 'leaf') {
-    const decoded = entry.codec.decode(tree.value, context);
-    const where = entry.secret ? `in ${tree.source}` : `got ${show(tree.value)} in ${tree.source}`;
+  let written: { readonly value: RawValue; readonly source: string } | undefined = tree?.kind === 'leaf' ? tree : undefined;
+  if (tree?.kind === 'list') {
+    const list = assembleList(tree);
+    if (!list.ok) {
+      built.problems.push(`${key}: ${list.message}`);
+      built.failedKeys.add(key);
+      return;
+    }
+    if (list.warning !== undefined) built.warnings.push(`${key}: ${list.warning}`);
+    written = { value: list.value, source: list.source };
+  }
+  if (written !== undefined) {
+    const decoded = entry.codec.decode(written.value, context);
+    const where = entry.secret ? `in ${written.source}` : `got ${show(written.value)} in ${written.source}`;
     if (decoded.ok) {
       if (decoded.warning !== undefined) built.warnings.push(`${key}: ${decoded.warning} (${where})`);
       return setAt(built.value, target, decoded.value);

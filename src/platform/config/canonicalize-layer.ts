@@ -1,6 +1,7 @@
 // Applies the schema to one raw layer: fixed keys matched case-insensitively and respelled
-// canonically, map keys kept as written, index-keyed sections turned into arrays, and every
-// unknown key under AppConfig reported (typo protection). Values are not decoded here.
+// canonically, map keys kept as written, lists (JSON arrays and index-keyed sections alike) turned
+// into items by index, and every unknown key under AppConfig reported (typo protection). Values are
+// not decoded here, and list gaps are checked only after every layer is merged.
 import type { ConfigTree } from './config-tree.js';
 import { mergeTrees } from './config-tree.js';
 import type { RawNode, RawValue } from './raw-node.js';
@@ -23,6 +24,7 @@ export function canonicalizeLayer(raw: RawNode, schema: SchemaSection): Canonica
 function walk(raw: RawNode, schema: SchemaNode, path: readonly string[], problems: string[]): ConfigTree | undefined {
   const key = path.join(':');
   if (schema.kind === 'leaf') {
+    if (raw.kind === 'value' && schema.entry.codec.list && Array.isArray(raw.value)) return listOfArray(raw.value, raw.source);
     if (raw.kind === 'value') return { kind: 'leaf', value: raw.value, source: raw.source };
     if (schema.entry.codec.list) return listFrom(raw, key, problems);
     problems.push(`${key}: must be a value, not a section (in ${raw.source})`);
@@ -46,9 +48,15 @@ function walk(raw: RawNode, schema: SchemaNode, path: readonly string[], problem
   return { kind: 'section', children };
 }
 
-/** `Roots:0`, `Roots:1`, … (environment variables, or an index-keyed JSON object) as one array leaf. */
+/** A JSON array in a settings file is items 0…n-1 of that layer, as ASP.NET reads it. */
+function listOfArray(values: readonly unknown[], source: string): ConfigTree {
+  const items = new Map(values.map((value, index) => [index, { value: value as RawValue, source }] as const));
+  return { kind: 'list', items, whole: { length: values.length, source } };
+}
+
+/** `Roots:0`, `Roots:1`, … (environment variables, or an index-keyed JSON object) as list items. */
 function listFrom(raw: Extract<RawNode, { kind: 'section' }>, key: string, problems: string[]): ConfigTree | undefined {
-  const items: RawValue[] = [];
+  const items = new Map<number, { value: RawValue; source: string }>();
   let ok = true;
   for (const [name, child] of raw.children) {
     if (!INDEX.test(name)) {
@@ -58,13 +66,8 @@ function listFrom(raw: Extract<RawNode, { kind: 'section' }>, key: string, probl
       problems.push(`${key}:${name}: must be a value, not a section (in ${child.source})`);
       ok = false;
     } else {
-      items[Number(name)] = child.value;
+      items.set(Number(name), { value: child.value, source: child.source });
     }
   }
-  const indexes = [...raw.children.keys()].filter((name) => INDEX.test(name)).map(Number).sort((a, b) => a - b);
-  if (indexes.some((index, position) => index !== position)) {
-    problems.push(`${key}: array items must be numbered 0, 1, 2, … without gaps (found ${indexes.join(', ')}) (in ${raw.source})`);
-    ok = false;
-  }
-  return ok ? { kind: 'leaf', value: items, source: raw.source } : undefined;
+  return ok ? { kind: 'list', items } : undefined;
 }

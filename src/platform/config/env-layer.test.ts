@@ -60,7 +60,7 @@ describe('environment variable layer', () => {
     expect(load({ AppConfig__AI__Skills__DiscoveryPaths__0: '/a', AppConfig__AI__Skills__DiscoveryPaths__2: '/c' })).toEqual({
       ok: false,
       problems: [
-        'AppConfig:AI:Skills:DiscoveryPaths: array items must be numbered 0, 1, 2, … without gaps (found 0, 2) (in environment variable AppConfig__AI__Skills__DiscoveryPaths__0)',
+        'AppConfig:AI:Skills:DiscoveryPaths: array items must be numbered 0, 1, 2, … without gaps (found 0, 2) (in environment variable AppConfig__AI__Skills__DiscoveryPaths__0, environment variable AppConfig__AI__Skills__DiscoveryPaths__2)',
       ],
     });
   });

@@ -1,7 +1,7 @@
 // Reads the settings files in layer order: appsettings.json and appsettings.{Environment}.json in
 // the working directory when present, then every --config file, which must exist. Each becomes one
 // raw layer; a file that cannot be read or parsed is a problem naming it, never a silent skip.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseJsonc } from './parse-jsonc.js';
 import { rawFromJson, type RawNode } from './raw-node.js';
@@ -9,10 +9,13 @@ import { rawFromJson, type RawNode } from './raw-node.js';
 export interface FileLayers {
   readonly layers: readonly RawNode[];
   readonly problems: readonly string[];
+  readonly warnings: readonly string[];
 }
 
-export function readFileLayers(cwd: string, environment: string, configFiles: readonly string[]): FileLayers {
+/** `environmentNamed`: PORTCULLIS_ENVIRONMENT was set, so a missing file for it is probably a typo. */
+export function readFileLayers(cwd: string, environment: string, configFiles: readonly string[], environmentNamed = false): FileLayers {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const candidates = [
     { label: 'appsettings.json', path: resolve(cwd, 'appsettings.json'), required: false },
     { label: `appsettings.${environment}.json`, path: resolve(cwd, `appsettings.${environment}.json`), required: false },
@@ -22,8 +25,20 @@ export function readFileLayers(cwd: string, environment: string, configFiles: re
   for (const { label, path, required } of candidates) {
     const layer = readLayer(label, path, required, problems);
     if (layer !== undefined) layers.push(layer);
+    else if (environmentNamed && label === candidates[1]!.label && problems.length === 0) warnings.push(missingEnvironmentFile(cwd, environment));
   }
-  return { layers, problems };
+  return { layers, problems, warnings };
+}
+
+function missingEnvironmentFile(cwd: string, environment: string): string {
+  let present: string[] = [];
+  try {
+    present = readdirSync(cwd).filter((name) => /^appsettings\.[^.]+\.json$/i.test(name));
+  } catch {
+    // an unreadable working directory is reported by the layers that need it
+  }
+  const found = present.length === 0 ? '' : ` (found: ${present.join(', ')})`;
+  return `PORTCULLIS_ENVIRONMENT is '${environment}' but there is no appsettings.${environment}.json in ${cwd}${found}; environment names are case-sensitive file names, so check its spelling`;
 }
 
 function readLayer(label: string, path: string, required: boolean, problems: string[]): RawNode | undefined {

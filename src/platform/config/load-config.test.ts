@@ -62,6 +62,7 @@ describe('loadConfig defaults', () => {
           requireHttpsMetadata: true,
           validIssuers: [],
           allowAnonymous: true,
+          anonymousRoles: [],
           jwksRefreshCooldownMs: 30_000,
         },
         envelopes: { default: grant, bySubject: {}, byRole: {} },
@@ -133,6 +134,15 @@ describe('loadConfig defaults', () => {
 
   it('returns no warnings for a clean configuration', () => {
     expect(load()).toMatchObject({ ok: true, warnings: [] });
+  });
+
+  it('warns when PORTCULLIS_ENVIRONMENT names an environment that has no settings file (a typo loads nothing)', async () => {
+    const dir = await inDirectory({ 'appsettings.Development.json': {} });
+    const result = load({ cwd: dir, env: { ...anonymousDevelopment, PORTCULLIS_ENVIRONMENT: 'development' } });
+    expect(result.ok && result.warnings).toEqual([
+      `PORTCULLIS_ENVIRONMENT is 'development' but there is no appsettings.development.json in ${dir} (found: appsettings.Development.json); environment names are case-sensitive file names, so check its spelling`,
+    ]);
+    expect(load({ cwd: dir })).toMatchObject({ ok: true, warnings: [] });
   });
 });
 
@@ -213,14 +223,33 @@ describe('loadConfig layers', () => {
     expect(loaded({ cwd: dir }).bundleExecution.enabled).toBe(true);
   });
 
-  it('lets a later layer replace a whole array rather than splice items into it', async () => {
+  it('merges arrays across layers by index, as ASP.NET does, and checks gaps only after merging', async () => {
+    const dir = await inDirectory({
+      'appsettings.json': { AppConfig: { AI: { Evaluation: { DatasetRoots: ['/data/shipped'] } } } },
+    });
+    const env = { ...anonymousDevelopment, AppConfig__AI__Evaluation__DatasetRoots__1: '/data/mine' };
+    expect(loaded({ cwd: dir, env }).evaluation.datasetRoots).toEqual(['/data/shipped', '/data/mine']);
+    const over = { ...anonymousDevelopment, AppConfig__AI__Evaluation__DatasetRoots__0: '/data/instead' };
+    expect(loaded({ cwd: dir, env: over }).evaluation.datasetRoots).toEqual(['/data/instead']);
+    const gap = { ...anonymousDevelopment, AppConfig__AI__Evaluation__DatasetRoots__2: '/data/far' };
+    expect(load({ cwd: dir, env: gap })).toEqual({
+      ok: false,
+      problems: [
+        'AppConfig:AI:Evaluation:DatasetRoots: array items must be numbered 0, 1, 2, … without gaps (found 0, 2) (in appsettings.json, environment variable AppConfig__AI__Evaluation__DatasetRoots__2)',
+      ],
+    });
+  });
+
+  it('keeps the earlier items a shorter later array leaves, as ASP.NET does, and warns about them', async () => {
     const dir = await inDirectory({
       'appsettings.json': { AppConfig: { AI: { Tools: { HttpFetch: { AllowedHosts: ['a.example', 'b.example', 'c.example'] } } } } },
       'narrow.json': { AppConfig: { AI: { Tools: { HttpFetch: { AllowedHosts: ['z.example'] } } } } },
     });
-    expect(loaded({ cwd: dir, configFiles: ['narrow.json'] }).tools.httpFetch.allowedHosts).toEqual(['z.example']);
-    const env = { ...anonymousDevelopment, AppConfig__AI__Tools__HttpFetch__AllowedHosts__0: 'env.example' };
-    expect(loaded({ cwd: dir, env }).tools.httpFetch.allowedHosts).toEqual(['env.example']);
+    const result = load({ cwd: dir, configFiles: ['narrow.json'] });
+    expect(result).toMatchObject({ ok: true, config: { tools: { httpFetch: { allowedHosts: ['z.example', 'b.example', 'c.example'] } } } });
+    expect(result.ok && result.warnings).toEqual([
+      'AppConfig:AI:Tools:HttpFetch:AllowedHosts: --config narrow.json sets 1 item(s) but items 1–2 from an earlier layer remain (arrays merge by index, as in ASP.NET; set those indexes to override them)',
+    ]);
   });
 
   it('merges map entries across layers, key by key', async () => {

@@ -29,10 +29,14 @@ export type LoadConfigResult =
   | { readonly ok: false; readonly problems: string[] };
 
 const schema = buildSchemaTree(keyTable);
+const STANDARD_ENVIRONMENTS = new Set(['Development', 'Staging', 'Production']);
 
 export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadConfigResult {
   const { environment, development } = readHostSettings(env);
-  const files = readFileLayers(cwd, environment, configFiles);
+  // A missing file for a name other than the three standard ones is most likely a typo (or a
+  // lower-case `development` on a case-sensitive file system): say so rather than load nothing.
+  const named = (env.PORTCULLIS_ENVIRONMENT?.trim() ?? '') !== '' && !STANDARD_ENVIRONMENTS.has(environment);
+  const files = readFileLayers(cwd, environment, configFiles, named);
   const problems = [...files.problems];
 
   let merged: ConfigTree | undefined;
@@ -49,5 +53,5 @@ export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadCo
   if (problems.length > 0) return { ok: false, problems };
 
   const config: AppConfig = { ...draft, mcpServers: shapeMcpServers(draft.mcpServers) };
-  return { ok: true, config: deepFreeze(config), warnings: [...built.warnings, ...ruled.warnings] };
+  return { ok: true, config: deepFreeze(config), warnings: [...files.warnings, ...built.warnings, ...ruled.warnings] };
 }

@@ -23,6 +23,8 @@ export interface AuthConfig {
   readonly requireHttpsMetadata: boolean;
   readonly validIssuers: readonly string[];
   readonly allowAnonymous: boolean;
+  /** Roles the anonymous principal holds (anonymous mode only). */
+  readonly anonymousRoles: readonly string[];
   readonly jwksRefreshCooldownMs: number;
 }
 

@@ -16,10 +16,17 @@ interface ValidationIssue {
 
 const MAX_DETAIL_ISSUES = 5;
 
+/** Says what to send: every body here is JSON except a bundle upload. */
+const CONTENT_TYPE_DETAIL =
+  'The request Content-Type is missing or not accepted by this route: send Content-Type: application/json (bundle uploads take multipart/form-data).';
+
 function describeIssue(context: string, issue: ValidationIssue): string {
   const where = `${context}${issue.instancePath ?? ''}`;
   if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
     return `${where} has an unknown property '${issue.params.additionalProperty.slice(0, 64)}'`;
+  }
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
+    return `${where} must be one of: ${issue.params.allowedValues.map((value) => String(value).slice(0, 64)).join(', ')}`;
   }
   return `${where} ${issue.message ?? 'is invalid'}`;
 }
@@ -44,7 +51,7 @@ export function mapFrameworkError(error: unknown, request: FastifyRequest): unkn
         ? new ProblemError('payload-too-large', 'The request body is larger than this route accepts.')
         : new ProblemError('validation-failed', 'The request body is larger than this route accepts.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ProblemError('validation-failed', 'The request Content-Type is not accepted by this route.');
+      return new ProblemError('validation-failed', CONTENT_TYPE_DETAIL);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ProblemError('validation-failed', 'The request body is empty; a JSON document was expected.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

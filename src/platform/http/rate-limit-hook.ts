@@ -12,6 +12,6 @@ export function installRateLimits(app: FastifyInstance, rates: RateWindows, perm
     if (policy === undefined) return;
     const key = request.principal?.ownerId ?? `ip:${request.ip}`;
     const verdict = await rates.take(policy, key, permitsPerMinute[policy]);
-    if (!verdict.allowed) throw rateLimitedProblem(verdict.retryAfterSeconds);
+    if (!verdict.allowed) throw rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy);
   });
 }

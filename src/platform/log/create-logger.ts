@@ -2,6 +2,7 @@
 // Authorization header censored outright. Logs are the only place failure details go.
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import { redactText, redactValue } from '../redaction/index.js';
+import { serializeRequestField } from './serialize-request-field.js';
 
 export type { Logger } from 'pino';
 
@@ -14,12 +15,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
+      // pino runs serializers after the log formatter: the formatter has already reduced a request to
+      // its access-log fields, and this keeps Fastify's own `req` serializer from re-reading them.
+      serializers: { req: (req: unknown) => req },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.apiKey', 'apiKey'],
         censor: '[REDACTED]',
       },
       formatters: {
-        log: (object) => redactValue(object),
+        log: (object) => redactValue(serializeRequestField(object)),
       },
       hooks: {
         logMethod(args, method) {

@@ -25,14 +25,14 @@ export interface ProblemEntry {
 export const PROBLEM_TYPE_PREFIX = 'urn:portcullis:problem:';
 
 export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Object.freeze({
-  'validation-failed': { status: 400, title: 'Validation failed', meaning: 'The request is malformed or breaks a documented limit; not retryable as-is.' },
+  'validation-failed': { status: 400, title: 'Validation failed', meaning: 'The request is malformed or breaks a documented limit (an oversized body included, except on direct invocation); not retryable as-is.' },
   unauthorized: { status: 401, title: 'Unauthorized', meaning: 'No valid bearer token, or a token with no usable identity.' },
   forbidden: { status: 403, title: 'Forbidden', meaning: 'The surface is disabled, a role is missing, or governance refused.' },
   'not-found': { status: 404, title: 'Not found', meaning: 'Unknown, expired or another caller’s resource; indistinguishable by design.' },
   'method-not-allowed': { status: 405, title: 'Method not allowed', meaning: 'The path exists but not with this method; `Allow` lists the methods.' },
   'run-not-streamable': { status: 409, title: 'Run not streamable', meaning: 'The bundle run is not a queued run reserved for a stream.' },
   conflict: { status: 409, title: 'Conflict', meaning: 'The resource is in a state that forbids the operation (live run, finished run, cap reached).' },
-  'payload-too-large': { status: 413, title: 'Payload too large', meaning: 'The body is over the route’s size cap; refused before reading.' },
+  'payload-too-large': { status: 413, title: 'Payload too large', meaning: 'Direct tool invocation only: the body is over DirectToolInvocation:MaxRequestBytes, refused before reading. Every other route answers an oversized body with 400.' },
   'rate-limited': { status: 429, title: 'Too many requests', meaning: 'A rate limit or concurrency cap was reached; `Retry-After` says when to retry.' },
   internal: { status: 500, title: 'Bundle operation failed', meaning: 'An unexpected error; the details are in the host log only.' },
   unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached, or the storage cannot be reached; retry later.' },

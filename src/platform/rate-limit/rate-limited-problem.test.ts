@@ -10,6 +10,12 @@ describe('rateLimitedProblem', () => {
     expect(rendered.body).toMatchObject({ title: 'Too many requests', detail: 'Too many requests. Retry after 42 seconds.' });
   });
 
+  it('names the policy and its configuration key when given one', () => {
+    expect(rateLimitedProblem(5, undefined, 'bundles-register').detail).toBe(
+      "Too many requests under the 'bundles-register' rate limit (AppConfig:AI:RateLimits:bundles-register:PermitsPerMinute). Retry after 5 seconds.",
+    );
+  });
+
   it('keeps a given detail', () => {
     expect(rateLimitedProblem(1, 'Too many open streams.').detail).toBe('Too many open streams.');
   });

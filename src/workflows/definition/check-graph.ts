@@ -48,7 +48,7 @@ export function checkGraph(definition: ReadDefinition, diagnostics: DiagnosticLi
   }
 
   const entry = entryIndex(definition, indexOf, diagnostics);
-  if (entry !== undefined) reportUnreachable(definition, successors, entry, diagnostics);
+  if (entry !== undefined && !definition.edgesMisspelled) reportUnreachable(definition, successors, entry, diagnostics);
   return { indexOf, successors, predecessors, entry, acyclic: cycles.length === 0 };
 }
 

@@ -65,3 +65,42 @@ export function optionalObject(site: FieldSite, source: JsonObject, key: string)
   }
   return value;
 }
+
+/** Records an `unknown-field` diagnostic for every key of `source` outside `allowed`, with a near-miss suggestion. */
+export function unknownFields(site: FieldSite, source: JsonObject, allowed: readonly string[], where: { edge?: number } = {}): string[] {
+  const unknown = Object.keys(source).filter((key) => !allowed.includes(key));
+  for (const key of unknown) {
+    const near = closest(key, allowed);
+    const shown = key.length > 64 ? `${key.slice(0, 64)}…` : key;
+    site.diagnostics.add(
+      'unknown-field',
+      `${site.label} has an unknown field '${shown}'${near === undefined ? '' : ` (did you mean '${near}'?)`}; allowed: ${allowed.join(', ')}.`,
+      { ...(site.step === undefined ? {} : { step: site.step }), ...where },
+    );
+  }
+  return unknown;
+}
+
+/** The allowed name closest to `key` (case-insensitive): one edit away, two for names over five letters. */
+export function closest(key: string, allowed: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  const limit = key.length > 5 ? 2 : 1;
+  for (const name of allowed) {
+    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || a.length > 64) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -2,7 +2,8 @@
 // configuration into typed values, recording a diagnostic for every missing or malformed field.
 // Graph, reference and sub-plan checks run afterwards on what could be read.
 import type { DiagnosticList } from './diagnostic.js';
-import { isObject, optionalObject, optionalString, requiredString, type FieldSite } from './json-fields.js';
+import { definitionFields, edgeFields, stepFields, workflowConfigurationFields } from './definition-schemas.js';
+import { closest, isObject, optionalObject, optionalString, requiredString, unknownFields, type FieldSite } from './json-fields.js';
 import { readStepConfiguration } from './read-step-configuration.js';
 import { isValidStepName, MAX_STEP_NAME_LENGTH } from './step-name.js';
 import { stepTypes, type JsonObject, type StepConfiguration, type StepType } from './workflow-definition.js';
@@ -28,22 +29,27 @@ export interface ReadDefinition {
   /** `configuration.entryStep` as submitted; the first step applies when absent. */
   readonly entryStep: string | undefined;
   readonly input: JsonObject;
+  /** `edges` is absent but an unknown top-level field looks like it (`edgez`): reachability would only add noise. */
+  readonly edgesMisspelled: boolean;
 }
 
 export function readDefinition(body: unknown, diagnostics: DiagnosticList, maxSteps: number): ReadDefinition {
   if (!isObject(body)) {
     diagnostics.add('invalid-definition', 'The workflow definition must be a JSON object.');
-    return { name: undefined, steps: [], edges: [], entryStep: undefined, input: {} };
+    return { name: undefined, steps: [], edges: [], entryStep: undefined, input: {}, edgesMisspelled: false };
   }
   const site: FieldSite = { diagnostics, label: 'The workflow' };
+  const unknown = unknownFields(site, body, definitionFields);
+  const edgesMisspelled = body.edges === undefined && unknown.some((key) => closest(key, definitionFields) === 'edges');
   const name = requiredString(site, body, 'name', 200);
   const configuration = optionalObject(site, body, 'configuration') ?? {};
   const configSite: FieldSite = { diagnostics, label: 'The workflow configuration' };
+  unknownFields(configSite, configuration, workflowConfigurationFields);
   const entryStep = optionalString(configSite, configuration, 'entryStep', MAX_STEP_NAME_LENGTH);
   const input = optionalObject(configSite, configuration, 'input') ?? {};
   const steps = readSteps(diagnostics, body.steps, maxSteps);
   const edges = readEdges(diagnostics, body.edges);
-  return { name, steps, edges, entryStep, input };
+  return { name, steps, edges, entryStep, input, edgesMisspelled };
 }
 
 function readSteps(diagnostics: DiagnosticList, raw: unknown, maxSteps: number): ReadStep[] {
@@ -71,6 +77,7 @@ function readStep(diagnostics: DiagnosticList, raw: unknown, index: number, seen
   const name = readStepName(diagnostics, raw.name, label, seen);
   const stepLabel = name === undefined ? label : `Step '${name}'`;
   const at = name === undefined ? {} : { step: name };
+  unknownFields({ diagnostics, label: stepLabel, ...at }, raw, stepFields);
   let type: StepType | undefined;
   if (raw.type === undefined || raw.type === null || raw.type === '') {
     diagnostics.add('missing-field', `${stepLabel} needs 'type'.`, at);
@@ -117,6 +124,7 @@ function readEdge(diagnostics: DiagnosticList, raw: unknown, index: number): Rea
     diagnostics.add('invalid-field', `Edge ${index} must be an object.`, { edge: index });
     return { index, from: undefined, to: undefined };
   }
+  unknownFields({ diagnostics, label: `Edge ${index}` }, raw, edgeFields, { edge: index });
   const end = (key: 'from' | 'to'): string | undefined => {
     const value = raw[key];
     if (value === undefined || value === null || value === '') {

@@ -2,7 +2,8 @@
 // type, required fields must be present, and every field must have its documented shape.
 import { parseTimeSpan } from '../../platform/config/index.js';
 import type { DiagnosticList } from './diagnostic.js';
-import { isObject, optionalInteger, optionalObject, optionalString, requiredString, type FieldSite } from './json-fields.js';
+import { fieldsOf, stepConfigurationSchemas } from './definition-schemas.js';
+import { isObject, optionalInteger, optionalObject, optionalString, requiredString, unknownFields, type FieldSite } from './json-fields.js';
 import { DEFAULT_TOP_K, MAX_QUERIES, MAX_TOP_K, type JsonObject, type StepConfiguration, type StepType } from './workflow-definition.js';
 
 const MAX_TEXT = 200_000;
@@ -36,12 +37,17 @@ export function readStepConfiguration(
     diagnostics.add('configuration-type-mismatch', `${site.label} has type '${typeof raw.type === 'string' ? raw.type.slice(0, 64) : typeof raw.type}' but the step type is '${type}'.`, at);
     return undefined;
   }
+  unknownFields(site, raw, allowedFields[type]);
   // Readers record every problem they find and still return what they could read (empty strings
   // for missing fields), so the later checks (templates, conditions, branches) report theirs too.
   return readers[type](site, raw);
 }
 
 type Reader = (site: FieldSite, raw: JsonObject) => StepConfiguration;
+
+const allowedFields = Object.fromEntries(
+  Object.entries(stepConfigurationSchemas).map(([type, schema]) => [type, fieldsOf(schema)]),
+) as Record<StepType, readonly string[]>;
 
 const readers: Readonly<Record<StepType, Reader>> = {
   LlmCall: llmCall,

@@ -1,5 +1,7 @@
 // Definition validation without HTTP: every problem reported at once, each with its code and place.
 import { describe, expect, it } from 'vitest';
+import { ParameterValidator, ToolRegistry } from '../../tools/index.js';
+import { createClockTool } from '../../tools/builtin/clock/index.js';
 import { validateDefinition, type ValidationContext } from './validate-definition.js';
 import type { StoredWorkflow } from './workflow-definition.js';
 
@@ -13,6 +15,7 @@ function context(stored: StoredWorkflow[] = [], overrides: Partial<ValidationCon
   return {
     maxSteps: 10,
     hasIndex: (name) => name === 'handbook',
+    tools: { registry: new ToolRegistry([createClockTool()]), validator: new ParameterValidator() },
     lookup: async (id) => stored.find((w) => w.id === id),
     ...overrides,
   };
@@ -71,7 +74,7 @@ describe('validateDefinition', () => {
 
   it('finds a reference to a step that does not run before the referring one', async () => {
     const result = await validateDefinition(
-      { name: 'w', steps: [tool('a'), tool('b', { x: '{{ steps.c.output }}' }), tool('c')], edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c' }] },
+      { name: 'w', steps: [tool('a'), tool('b', { timeZone: '{{ steps.c.output }}' }), tool('c')], edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c' }] },
       context(),
     );
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'step-reference-not-upstream', step: 'b' })]);
@@ -117,5 +120,52 @@ describe('validateDefinition', () => {
       context([big]),
     );
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'too-many-steps', message: expect.stringContaining('11 steps') })]);
+  });
+
+  it('names an unknown field anywhere in the definition, with the near miss it probably meant', async () => {
+    const result = await validateDefinition(
+      {
+        name: 'w',
+        steps: [{ name: 'a', type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', paramters: { timeZone: 'UTC' } }, note: 1 }],
+        configuration: { entry: 'a' },
+      },
+      context(),
+    );
+    expect(result.diagnostics).toEqual([
+      { code: 'unknown-field', message: "The workflow configuration has an unknown field 'entry'; allowed: entryStep, input." },
+      { code: 'unknown-field', step: 'a', message: "Step 'a' has an unknown field 'note'; allowed: name, type, configuration." },
+      { code: 'unknown-field', step: 'a', message: "Step 'a' configuration has an unknown field 'paramters' (did you mean 'parameters'?); allowed: type, tool, operation, parameters." },
+    ]);
+  });
+
+  it('reports a misspelled edges field as one unknown field, not as unreachable steps', async () => {
+    const result = await validateDefinition({ name: 'w', steps: [tool('a'), tool('b'), tool('c')], edgez: [{ from: 'a', to: 'b' }] }, context());
+    expect(result.diagnostics).toEqual([
+      { code: 'unknown-field', message: "The workflow has an unknown field 'edgez' (did you mean 'edges'?); allowed: name, steps, edges, configuration." },
+    ]);
+  });
+
+  it('refuses an unknown tool, an undeclared operation and literal parameters that break the schema, naming the step', async () => {
+    const use = (name: string, configuration: Record<string, unknown>) => ({ name, type: 'ToolUse', configuration: { type: 'ToolUse', ...configuration } });
+    const result = await validateDefinition(
+      {
+        name: 'w',
+        steps: [
+          use('a', { tool: 'clok', operation: 'now' }),
+          use('b', { tool: 'clock', operation: 'nowz' }),
+          use('c', { tool: 'clock', operation: 'now', parameters: { timeZone: 7 } }),
+          use('d', { tool: 'clock', operation: 'convert', parameters: { time: '{{ input.when }}', to: '{{ input.zone }}' } }),
+          use('e', { tool: 'clock', operation: 'convert', parameters: { to: '{{ input.zone }}' } }),
+        ],
+        edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'd' }, { from: 'd', to: 'e' }],
+      },
+      context(),
+    );
+    expect(result.diagnostics).toEqual([
+      { code: 'unknown-tool', step: 'a', message: "Step 'a': 'tool' names no tool this host offers (did you mean 'clock'?); see GET /api/tools." },
+      { code: 'unknown-operation', step: 'b', message: "Step 'b': 'operation' must be one of the operations 'clock' declares: now, convert." },
+      { code: 'invalid-parameters', step: 'c', message: "Step 'c': the parameters of 'clock.now' are invalid: parameters/timeZone must be string." },
+      { code: 'invalid-parameters', step: 'e', message: "Step 'e': the parameters of 'clock.convert' are invalid: parameters must have required property 'time'." },
+    ]);
   });
 });

@@ -1,11 +1,12 @@
-// Validates a submitted workflow definition completely: field shapes, then the graph, branches,
-// references, retrieval indexes and sub-plans, collecting every diagnostic before answering. A valid
+// Validates a submitted workflow definition completely: field shapes (unknown fields included), then
+// the graph, branches, references, retrieval indexes, tools and sub-plans, collecting every diagnostic before answering. A valid
 // definition comes back as a typed draft ready to be stored.
 import { checkBranches } from './check-branches.js';
 import { checkGraph } from './check-graph.js';
 import { checkReferences } from './check-references.js';
 import { checkRetrievalIndexes } from './check-retrieval-indexes.js';
 import { checkSubPlans, type SubPlanShape, type WorkflowLookup } from './check-sub-plans.js';
+import { checkToolSteps, type StepTools } from './check-tool-steps.js';
 import { DiagnosticList, type Diagnostic } from './diagnostic.js';
 import { readDefinition } from './read-definition.js';
 import type { DefinitionStep, WorkflowDraft } from './workflow-definition.js';
@@ -13,6 +14,8 @@ import type { DefinitionStep, WorkflowDraft } from './workflow-definition.js';
 export interface ValidationContext {
   readonly maxSteps: number;
   readonly hasIndex: (name: string) => boolean;
+  /** The host's tools and the parameter validator (ToolUse steps). */
+  readonly tools: StepTools;
   /** Finds the caller's own stored workflows (sub-plan targets). */
   readonly lookup: WorkflowLookup;
   /** The id the definition will be stored under, when it is being submitted (not a dry run). */
@@ -30,6 +33,7 @@ export async function validateDefinition(body: unknown, context: ValidationConte
   checkBranches(read, graph, diagnostics);
   checkReferences(read, graph, diagnostics);
   checkRetrievalIndexes(read, context.hasIndex, diagnostics);
+  checkToolSteps(read, context.tools, diagnostics);
   const shape = await checkSubPlans(read, { selfId: context.selfId, lookup: context.lookup, maxSteps: context.maxSteps }, diagnostics);
   if (!diagnostics.empty || read.name === undefined || graph.entry === undefined) {
     return { valid: false, diagnostics: diagnostics.items };

@@ -27,6 +27,12 @@ export const authKeys: readonly KeyEntry[] = [
     meaning: 'Development only: every request is one synthetic principal resolving to the Default envelope.',
   },
   {
+    key: at('AnonymousRoles'),
+    codec: listCodec(nameCodec),
+    default: [],
+    meaning: 'Roles of the anonymous principal (anonymous mode only), e.g. Harness.Tools.Invoke, Harness.Evals.Execute.',
+  },
+  {
     key: at('JwksRefreshCooldown'),
     codec: timeSpanCodec,
     default: '00:00:30',

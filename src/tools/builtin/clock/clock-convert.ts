@@ -4,8 +4,7 @@ import { toolFailure, toolSuccess, type ToolResult } from '../../tool.js';
 import { describeInstant } from './describe-instant.js';
 import { parseIsoTime } from './parse-iso-time.js';
 import { resolveTimeZone } from './resolve-time-zone.js';
-import { wallTimeToInstant } from './wall-time-to-instant.js';
-import { zoneOffsetReader } from './zone-offset.js';
+import { Temporal } from 'temporal-polyfill';
 
 export function clockConvert(parameters: Readonly<Record<string, unknown>>): ToolResult {
   const { time, to, from } = parameters;
@@ -26,7 +25,11 @@ export function clockConvert(parameters: Readonly<Record<string, unknown>>): Too
   } else if (source === undefined) {
     return toolFailure('time has no offset, so "from" (the time zone it is a wall time in) is required');
   } else {
-    epochMs = wallTimeToInstant(parsed.wall, zoneOffsetReader(source));
+    // Temporal's 'compatible' reading: a time skipped by a spring-forward gap moves forward by the gap,
+    // a time repeated by a fall-back takes the earlier instant.
+    const { year, month, day, hour, minute, second, millisecond } = parsed.wall;
+    const wall = new Temporal.PlainDateTime(year, month, day, hour, minute, second, millisecond);
+    epochMs = wall.toZonedDateTime(source, { disambiguation: 'compatible' }).epochMilliseconds;
   }
   const { iso, local, offset } = describeInstant(epochMs, target);
   return toolSuccess({ iso, timeZone: target, local, offset });

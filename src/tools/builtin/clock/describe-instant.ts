@@ -1,6 +1,7 @@
 // Describes one instant as seen in one zone: the UTC ISO string, the local ISO string with the zone's
 // offset, and that offset. It does not validate the zone (resolveTimeZone does).
-import { formatOffset, zoneOffsetReader } from './zone-offset.js';
+import { Temporal } from 'temporal-polyfill';
+import { formatOffset } from './format-offset.js';
 
 export interface InstantDescription {
   /** UTC, `YYYY-MM-DDTHH:mm:ss.sssZ`. */
@@ -11,7 +12,7 @@ export interface InstantDescription {
 }
 
 export function describeInstant(epochMs: number, timeZone: string): InstantDescription {
-  const offsetMs = zoneOffsetReader(timeZone)(epochMs);
+  const offsetMs = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
   const offset = formatOffset(offsetMs);
   const local = `${new Date(epochMs + offsetMs).toISOString().slice(0, -1)}${offset}`;
   return { iso: new Date(epochMs).toISOString(), local, offset };

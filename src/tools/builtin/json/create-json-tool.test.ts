@@ -37,11 +37,18 @@ describe('json.query', () => {
   });
 
   it('fails a malformed expression with the JMESPath message and no stack', async () => {
-    expect(await query(people, 'people[')).toEqual({ ok: false, error: 'query failed: Expected Star, got: EOF' });
+    expect(await query(people, 'people[')).toEqual({ ok: false, error: 'query failed: Syntax error: expected Star, got: EOF' });
     expect(await query(people, 'length(@, @)')).toEqual({
       ok: false,
-      error: 'query failed: ArgumentError: length() takes 1 argument but received 2',
+      error: 'query failed: Invalid arity: length() takes 1 argument but received 2',
     });
+  });
+
+  it('speaks the JMESPath Community dialect: arithmetic, let and items(), and no ordering of strings', async () => {
+    expect(await query({ a: 2, b: 3 }, 'a * b + `1`')).toEqual({ ok: true, output: '{"result":7}' });
+    expect(await query({ a: 2 }, 'let $x = a in $x')).toEqual({ ok: true, output: '{"result":2}' });
+    expect(await query({ a: 2 }, 'items(@)')).toEqual({ ok: true, output: '{"result":[["a",2]]}' });
+    expect(await query({}, "'a' < 'b'")).toEqual({ ok: true, output: '{"result":null}' });
   });
 
   it('times out an expression whose work doubles per step and keeps working afterwards', async () => {

@@ -11,7 +11,7 @@ export const jsonDescriptor: ToolDescriptor = {
   operations: [
     {
       name: 'query',
-      description: 'Evaluates a JMESPath expression against data; returns { result } (null when nothing matches).',
+      description: 'Evaluates a JMESPath expression (the JMESPath Community dialect: also arithmetic, let, items()) against data; returns { result } (null when nothing matches).',
       parameters: {
         type: 'object',
         properties: {

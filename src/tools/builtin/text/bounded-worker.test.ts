@@ -1,21 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedWorker } from './bounded-worker.js';
 
-const script = `
-const startedAt = Date.now();
-while (Date.now() - startedAt < (workerData && workerData.startupMs || 0)) {}
-function handle(request) {
-  if (request === 'spin') { for (;;) {} }
-  if (request === 'throw') throw new Error('it broke');
-  if (request === 'exit') process.exit(3);
-  if (request === 'clone') return () => 1;
-  return request * 2;
-}`;
+const handlers = new URL('../../../../test/fixtures/bounded-worker-handlers.ts', import.meta.url);
 
 const never = new AbortController().signal;
 const workers: BoundedWorker[] = [];
-const create = (timeoutMs = 200, workerData: unknown = undefined): BoundedWorker => {
-  const worker = new BoundedWorker({ script, timeoutMs, workerData });
+const create = (timeoutMs = 200, workerData: Record<string, unknown> = {}): BoundedWorker => {
+  const worker = new BoundedWorker({ handlers, timeoutMs, workerData });
   workers.push(worker);
   return worker;
 };

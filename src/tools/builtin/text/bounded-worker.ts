@@ -1,8 +1,10 @@
 // Runs CPU-bound work on untrusted input in one warm worker thread under a hard time bound: a request that
 // overruns or is aborted terminates the thread, and a fresh one is started for whatever comes next. It
-// does not know what the work is (the caller supplies the script) and runs one request at a time,
-// queueing the rest; time spent queued or starting a thread counts against the caller's signal only.
+// does not know what the work is (the caller names a handler module, a real typechecked module) and runs
+// one request at a time, queueing the rest; time spent queued or starting a thread counts against the
+// caller's signal only.
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { siblingModule, threadStart, WORKER_READY } from './worker-protocol.js';
 
 export type WorkerOutcome =
   | { readonly status: 'done'; readonly value: unknown }
@@ -11,12 +13,13 @@ export type WorkerOutcome =
 
 export interface BoundedWorkerOptions {
   /**
-   * CommonJS script run once per thread, before it takes requests. It may `require` modules by absolute
-   * path, sees `workerData`, and must define `function handle(request)` returning a structured-cloneable
-   * value or throwing (the error's message becomes a `failed` outcome).
+   * The module loaded once per thread, before it takes requests (worker-protocol.ts): it exports
+   * `handle(request)`, returning a structured-cloneable value or throwing (the error's message becomes
+   * a `failed` outcome). Build it with `siblingModule('name', import.meta.url)`.
    */
-  readonly script: string;
-  readonly workerData?: unknown;
+  readonly handlers: URL;
+  /** Extra `workerData` the handler module may read (its `handlers` entry is this worker's). */
+  readonly workerData?: Readonly<Record<string, unknown>>;
   /** Bound on one request's run time inside the thread. */
   readonly timeoutMs: number;
   readonly resourceLimits?: ResourceLimits;
@@ -34,23 +37,8 @@ interface Job {
   readonly leaveQueue: () => void;
 }
 
-const READY = 'portcullis:ready';
 const ABORTED: WorkerOutcome = { status: 'aborted' };
-
-const harness = (script: string): string => `'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-${script}
-parentPort.on('message', (request) => {
-  let reply;
-  try {
-    reply = { ok: true, value: handle(request) };
-  } catch (error) {
-    reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  parentPort.postMessage(reply);
-});
-parentPort.postMessage(${JSON.stringify(READY)});
-`;
+const THREAD_START = threadStart(siblingModule('bounded-worker-thread', import.meta.url));
 
 function toOutcome(reply: unknown): WorkerOutcome {
   if (typeof reply === 'object' && reply !== null && 'ok' in reply) {
@@ -134,7 +122,7 @@ export class BoundedWorker {
         settle({ status: 'failed', error: 'the request could not be sent to the worker' }, false);
       }
     };
-    const onMessage = (message: unknown): void => (message === READY ? start() : settle(toOutcome(message), false));
+    const onMessage = (message: unknown): void => (message === WORKER_READY ? start() : settle(toOutcome(message), false));
     // An uncaught error in the thread is always followed by 'exit'; so is termination by close().
     const onExit = (): void => settle(this.#closed ? ABORTED : { status: 'crashed' }, true);
     const onAbort = (): void => settle(ABORTED, true);
@@ -145,12 +133,12 @@ export class BoundedWorker {
   }
 
   #spawn(): Thread {
-    const { script, workerData, resourceLimits } = this.#options;
-    const worker = new Worker(harness(script), { eval: true, workerData, resourceLimits });
+    const { handlers, workerData, resourceLimits } = this.#options;
+    const worker = new Worker(THREAD_START, { workerData: { ...workerData, handlers: handlers.href }, resourceLimits });
     const thread: Thread = { worker, ready: false };
     worker.unref();
     worker.on('message', (message) => {
-      if (message === READY) thread.ready = true;
+      if (message === WORKER_READY) thread.ready = true;
     });
     // Without a listener an 'error' would crash this process; the job's 'exit' listener reports it.
     worker.on('error', () => undefined);

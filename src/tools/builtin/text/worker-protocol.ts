@@ -1,0 +1,27 @@
+// What a bounded worker thread and its owner say to each other: the thread posts READY once its
+// handler module has loaded, then one reply per request. A handler module exports `handle`, which
+// returns a structured-cloneable value or throws (the error's message becomes a failure).
+export const WORKER_READY = 'portcullis:ready';
+
+export type WorkerReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+
+export interface WorkerHandlers {
+  readonly handle: (request: unknown) => unknown;
+}
+
+/** The sibling module `name` of `from`: `.js` once built, `.ts` when running from the sources (tests). */
+export function siblingModule(name: string, from: string): URL {
+  return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+}
+
+/**
+ * What a new thread starts from. Built, that is the entry module itself. From the sources (the tests
+ * run them through vitest) it is TypeScript, and Node 20 does not pass the parent's loader on to worker
+ * threads, so the thread first registers tsx (a devDependency, never reached from dist/) and then
+ * imports the entry.
+ */
+export function threadStart(entry: URL): URL {
+  if (!entry.pathname.endsWith('.ts')) return entry;
+  const code = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(entry.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
