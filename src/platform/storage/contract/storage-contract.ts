@@ -62,6 +62,18 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect((await storage.records.get(key('r1')))?.data).toEqual({ list: [1, 2], nested: { a: 'x' } });
       });
 
+      it('gives data back exactly as written: key order, control characters, unicode and numbers', async () => {
+        const data = { z: 1, a: [1.5, -0, 1e21, 9007199254740991], 'k\u0000': 'nul\u0000 and \u2028 \ud83d\ude00', nested: { b: null, a: true } };
+        await storage.records.put({ ...key('exact'), createdAt: clock.now(), data });
+        const read = (await storage.records.get<typeof data>(key('exact')))?.data;
+        expect(JSON.stringify(read)).toBe(JSON.stringify(data));
+        const run = key('exact-run', 'alice', 'run');
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        await storage.journal.commit(run, { items: [{ key: 'i', data }], events: [data] });
+        expect(JSON.stringify((await storage.journal.items(run))[0]?.data)).toBe(JSON.stringify(data));
+        expect(JSON.stringify((await storage.journal.events(run, 0, 1))[0]?.event)).toBe(JSON.stringify(data));
+      });
+
       it('treats a record as absent from its expiry instant on, slides the expiry on touch, and sweeps expired ones', async () => {
         await storage.records.insert({ ...key('short'), createdAt: clock.now(), expiresAt: clock.now() + 1_000, data: 1 });
         await storage.records.insert({ ...key('long'), createdAt: clock.now(), expiresAt: clock.now() + 5_000, data: 2 });
@@ -274,6 +286,11 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(heard).toEqual(['a:hello']);
       });
 
+      it('refuses a signal message over 1,000 characters', async () => {
+        await storage.signals.publish('t', 'x'.repeat(1_000));
+        await expect(storage.signals.publish('t', 'x'.repeat(1_001))).rejects.toBeInstanceOf(RangeError);
+      });
+
       it('allows permitsPerMinute requests per key per fixed window and says when to retry', async () => {
         for (let i = 0; i < 3; i += 1) expect((await storage.rates.take('p', 'k', 3)).allowed).toBe(true);
         clock.advance(20_000);
@@ -347,6 +364,43 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await peer.journal.events(run, 0, 10)).toEqual([{ seq: 1, event: 'x' }]);
         expect((await peer.rates.take('p', 'k', 1)).allowed).toBe(true);
         expect((await storage.rates.take('p', 'k', 1)).allowed).toBe(false);
+      });
+
+      it('admits exactly the owner cap, the slot limit and one claimant when two instances race', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const rules = { ownerCap: { max: 4, states: ['Queued'] } };
+        const inserts = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            (i % 2 === 0 ? storage : peer).records.insert({ ...key(`x${i}`), state: 'Queued', createdAt: clock.now(), data: {} }, rules),
+          ),
+        );
+        expect(inserts.filter((r) => r.outcome === 'inserted')).toHaveLength(4);
+        const slots = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? storage : peer).slots.acquire('inv', 'bob', 3, `i${i % 2}`, 10_000)));
+        expect(slots.filter((s) => s !== null)).toHaveLength(3);
+        await storage.records.insert({ ...key('run'), state: 'Running', createdAt: clock.now(), lease: { holder: 'dead', expiresAt: clock.now() + 10 }, data: {} });
+        clock.advance(10);
+        const claims = await Promise.all(
+          ['a', 'b', 'c', 'd', 'e', 'f'].map((holder, i) =>
+            (i % 2 === 0 ? storage : peer).records.claim(key('run'), holder, 1_000, { states: ['Running'], lapsedOnly: true }),
+          ),
+        );
+        expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
+        const takes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? storage : peer).rates.take('p', 'shared', 5)));
+        expect(takes.filter((t) => t.allowed)).toHaveLength(5);
+      });
+
+      it('numbers events without gaps when two instances commit to one run at once', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const run = key('busy', 'alice', 'run');
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? storage : peer).journal.commit(run, { events: [`e${i}a`, `e${i}b`] })),
+        );
+        const seqs = results.flatMap((r) => (r.committed ? r.seqs : [])).sort((a, b) => a - b);
+        expect(seqs).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        expect((await peer.journal.events(run, 0, 100)).map((e) => e.seq)).toEqual(seqs);
       });
     });
   });

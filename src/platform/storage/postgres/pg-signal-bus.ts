@@ -1,12 +1,10 @@
 // SignalBus on PostgreSQL: publish is one pg_notify on the deployment's channel; subscribers on this
 // instance are called at once (on a later microtask), those on other instances when the NOTIFY
 // arrives on their listening connection. At most once, possibly late: a hint, never the data.
-import type { SignalBus, SignalHandler } from '../signal-bus.js';
+import { assertSignalMessage, type SignalBus, type SignalHandler } from '../signal-bus.js';
 import type { PgDatabase } from './pg-database.js';
 import type { PgNotificationHub } from './pg-notification-hub.js';
 import type { SchemaNames } from './schema-names.js';
-
-export const MAX_SIGNAL_MESSAGE_LENGTH = 1_000;
 
 export class PgSignalBus implements SignalBus {
   readonly #db: PgDatabase;
@@ -20,7 +18,7 @@ export class PgSignalBus implements SignalBus {
   }
 
   async publish(topic: string, message: string): Promise<void> {
-    if (message.length > MAX_SIGNAL_MESSAGE_LENGTH) throw new RangeError(`a signal message is at most ${MAX_SIGNAL_MESSAGE_LENGTH} characters`);
+    assertSignalMessage(message);
     const topicId = this.#hub.topicId('s', topic);
     await this.#db.query('SELECT pg_notify($1, $2)', [this.#channel, `${this.#hub.prefix('s', topicId)}${message}`], 'portcullis_notify');
     this.#hub.deliverLocal('s', topicId, message);
