@@ -10,6 +10,7 @@ import { rateLimitPolicies } from './platform/config/types.js';
 import { createAuthenticator, type Authenticator } from './platform/auth/index.js';
 import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
+import type { Storage } from './platform/storage/index.js';
 import { FixedWindowRateLimiter } from './platform/rate-limit/index.js';
 import {
   installAuthentication,
@@ -43,6 +44,8 @@ export interface AppDependencies {
   readonly authenticator?: Authenticator;
   /** Replaces the chat model built from config (null: none). */
   readonly chatModel?: ChatModel | null;
+  /** The storage provider opened from config.storage (serve opens and closes it); /readyz checks it. */
+  readonly storage?: Storage;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -111,6 +114,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   const readiness: ReadinessCheck[] = [
     { name: 'identity', check: () => authenticator.ready() },
+    ...(deps.storage !== undefined ? [{ name: 'storage', check: deps.storage.ready.bind(deps.storage) }] : []),
     ...config.evaluation.datasetRoots.map((root, i) => readableRoot(`datasetRoot[${i}]`, root)),
     ...Object.entries(config.retrieval.indexes).map(([name, index]) => readableRoot(`index:${name}`, index.root)),
   ];

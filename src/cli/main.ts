@@ -2,6 +2,7 @@
 // The `portcullis` executable: dispatches to a command, wires process signals to an AbortSignal
 // and turns the command's result into the exit code (0 clean, 1 refused config, 2 bad usage).
 import { runServe } from './serve.js';
+import { runMigrate } from './migrate.js';
 import { runDevIdp, runToken } from './dev-idp/index.js';
 import { runBundle } from './bundle-pack/index.js';
 import { USAGE, type CommandIo } from './cli-io.js';
@@ -10,6 +11,7 @@ type Command = (args: string[], io: CommandIo) => Promise<number>;
 
 const commands: Readonly<Record<string, Command>> = {
   serve: runServe,
+  migrate: runMigrate,
   'dev-idp': (args, io) => runDevIdp(args, io),
   token: (args, io) => runToken(args, io),
   bundle: (args, io) => runBundle(args, io),

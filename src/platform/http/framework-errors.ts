@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { ProblemError, isProblemError } from '../problems/index.js';
 import { redactText } from '../redaction/index.js';
+import { isStorageUnavailable } from '../storage/storage-unavailable.js';
 
 interface ValidationIssue {
   readonly instancePath?: string;
@@ -30,6 +31,8 @@ export function validationProblem(context: string, issues: readonly ValidationIs
 
 export function mapFrameworkError(error: unknown, request: FastifyRequest): unknown {
   if (isProblemError(error)) return error;
+  // The database is unreachable: a 503 the caller may retry, the driver's text kept for the log.
+  if (isStorageUnavailable(error)) return new ProblemError('unavailable', 'The service cannot reach its storage right now; try again shortly.');
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
     return validationProblem(fastifyError.validationContext ?? 'request', fastifyError.validation);

@@ -35,7 +35,7 @@ export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Objec
   'payload-too-large': { status: 413, title: 'Payload too large', meaning: 'The body is over the route’s size cap; refused before reading.' },
   'rate-limited': { status: 429, title: 'Too many requests', meaning: 'A rate limit or concurrency cap was reached; `Retry-After` says when to retry.' },
   internal: { status: 500, title: 'Bundle operation failed', meaning: 'An unexpected error; the details are in the host log only.' },
-  unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached.' },
+  unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached, or the storage cannot be reached.' },
   'deadline-exceeded': { status: 504, title: 'Deadline exceeded', meaning: 'A direct tool invocation ran past its deadline.' },
 });
 

@@ -15,6 +15,7 @@ import { PgRunJournal } from './pg-run-journal.js';
 import { PgSignalBus } from './pg-signal-bus.js';
 import { PgSlotStore } from './pg-slot-store.js';
 import { schemaNames } from './schema-names.js';
+import { toStorageError } from './unavailable.js';
 
 export interface PostgresStorageOptions {
   readonly clock: Clock;
@@ -39,7 +40,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     await hub.start();
   } catch (error) {
     await db.close().catch(() => undefined);
-    throw error;
+    throw toStorageError(error);
   }
   let closing: Promise<void> | undefined;
   return {

@@ -32,7 +32,8 @@ export class PgDatabase {
   readonly #config: pg.ClientConfig;
   readonly #connectionString: string;
   readonly #log: PostgresLog;
-  #reachable = true;
+  /** Unknown until the first answer: failing to reach it at start-up is the caller's to report. */
+  #reachable: boolean | undefined = undefined;
 
   constructor(options: PgDatabaseOptions) {
     this.#connectionString = options.connectionString;
@@ -99,18 +100,15 @@ export class PgDatabase {
   }
 
   #succeeded(): void {
-    if (this.#reachable) return;
+    if (this.#reachable === false) this.#log.info({}, 'storage: the database is reachable again');
     this.#reachable = true;
-    this.#log.info({}, 'storage: the database is reachable again');
   }
 
   #failed(error: unknown): unknown {
     const mapped = toStorageError(error);
     if (mapped !== error || isUnavailableCause(error)) {
-      if (this.#reachable) {
-        this.#reachable = false;
-        this.#log.warn({ cause: this.describe(error) }, 'storage: the database is unreachable');
-      }
+      if (this.#reachable === true) this.#log.warn({ cause: this.describe(error) }, 'storage: the database is unreachable');
+      if (this.#reachable !== undefined) this.#reachable = false;
     }
     return mapped;
   }
