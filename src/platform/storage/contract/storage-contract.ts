@@ -257,6 +257,23 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.journal.lastSeq(run)).toBe(0);
       });
 
+      it('starts a record replaced after expiry, or swept, with an empty journal', async () => {
+        const short = { ...key('short-run', 'alice', 'run') };
+        for (const replace of ['insert', 'put', 'sweep'] as const) {
+          await storage.records.put({ ...short, state: 'Running', createdAt: clock.now(), expiresAt: clock.now() + 10, data: {} });
+          await storage.journal.commit(short, { items: [{ key: 'i', data: 1 }], events: ['e'] });
+          clock.advance(10);
+          if (replace === 'sweep') expect((await storage.records.sweep('run')).map((r) => r.id)).toContain('short-run');
+          const fresh = { ...short, state: 'Running', createdAt: clock.now(), data: { replace } };
+          if (replace === 'insert') expect((await storage.records.insert(fresh)).outcome).toBe('inserted');
+          else expect((await storage.records.put(fresh)).version).toBe(1);
+          expect(await storage.journal.items(short)).toEqual([]);
+          expect(await storage.journal.lastSeq(short)).toBe(0);
+          expect(await storage.journal.commit(short, { events: ['again'] })).toMatchObject({ committed: true, seqs: [1] });
+          await storage.records.delete(short);
+        }
+      });
+
       it('tells a watcher the newest sequence after each commit that appended events', async () => {
         const heard: number[] = [];
         const stop = storage.journal.watch(run, (seq) => heard.push(seq));
@@ -388,6 +405,22 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
         const takes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? storage : peer).rates.take('p', 'shared', 5)));
         expect(takes.filter((t) => t.allowed)).toHaveLength(5);
+      });
+
+      it('wakes a peer watching a run whose key is far longer than a notification may be', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const run = { collection: 'run', ownerId: `oid:${'o'.repeat(6_000)}`, id: 'i'.repeat(3_000) };
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        const heard: number[] = [];
+        const heardSignal: string[] = [];
+        peer.journal.watch(run, (seq) => heard.push(seq));
+        peer.signals.subscribe(`topic:${'t'.repeat(9_000)}`, (m) => heardSignal.push(m));
+        await nextTicks();
+        await storage.journal.commit(run, { events: ['x', 'y'] });
+        await storage.signals.publish(`topic:${'t'.repeat(9_000)}`, '\u00e9'.repeat(1_000));
+        await eventually(() => heard.includes(2) && heardSignal.length === 1);
+        expect(heardSignal).toEqual(['\u00e9'.repeat(1_000)]);
       });
 
       it('numbers events without gaps when two instances commit to one run at once', async () => {
