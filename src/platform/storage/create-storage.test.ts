@@ -5,6 +5,7 @@ import type { StorageConfig } from '../config/types.js';
 import { adminQuery, freshPostgres } from '../../../test/helpers/postgres.js';
 import { freePort } from '../../../test/helpers/embedded-postgres-server.js';
 import { StorageStartError, createStorage, migrateStorage } from './create-storage.js';
+import { createPostgresStorage } from './postgres/create-postgres-storage.js';
 
 const deps = { clock: new ManualClock(), log: { info: () => undefined, warn: () => undefined } };
 const database = freshPostgres('create');
@@ -76,5 +77,10 @@ describe('createStorage', () => {
     );
     expect(error?.message).toMatch(/^AppConfig:Storage:Postgres:ConnectionString: cannot reach the database at .*password authentication failed/);
     expect(error?.message).not.toContain('Wrong-Password-1');
+  });
+
+  it('refuses a malformed URI handed straight to the provider without echoing it', async () => {
+    const attempt = createPostgresStorage({ ...deps, connectionString: 'postgres://app:Secret-Xy-77@[oops/db', schema: 's', maxConnections: 1 });
+    await expect(attempt).rejects.toThrow(new RangeError('the PostgreSQL connection string is not a valid libpq URI'));
   });
 });

@@ -4,7 +4,6 @@
 // logged once per transition, with driver text scrubbed of the connection string's secrets.
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
-import { scrubConnectionSecrets } from './connection-string.js';
 import { describeFailure, isUnavailableCause, toStorageError } from './unavailable.js';
 
 export interface PostgresLog {
@@ -41,7 +40,7 @@ export class PgDatabase {
     // Parsed here rather than handed over as a string: the driver then keeps the password in a
     // non-enumerable field, so a logged pool or client never shows it.
     this.#config = {
-      ...parseIntoClientConfig(options.connectionString),
+      ...parseConnectionString(options.connectionString),
       types,
       keepAlive: true,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
@@ -90,11 +89,6 @@ export class PgDatabase {
     return new pg.Client(this.#config);
   }
 
-  /** Driver text with the connection string's secrets hidden, for log lines and messages. */
-  scrub(text: string): string {
-    return scrubConnectionSecrets(text, this.#connectionString);
-  }
-
   async close(): Promise<void> {
     await this.#pool.end();
   }
@@ -105,16 +99,24 @@ export class PgDatabase {
   }
 
   #failed(error: unknown): unknown {
-    const mapped = toStorageError(error);
-    if (mapped !== error || isUnavailableCause(error)) {
+    if (isUnavailableCause(error)) {
       if (this.#reachable === true) this.#log.warn({ cause: this.describe(error) }, 'storage: the database is unreachable');
       if (this.#reachable !== undefined) this.#reachable = false;
     }
-    return mapped;
+    return toStorageError(error);
   }
 
   /** A one-line description of a driver failure, safe for a log line or a start-up message. */
   describe(error: unknown): string {
     return describeFailure(error, this.#connectionString);
+  }
+}
+
+/** The driver's config from the URI; a malformed one is refused without echoing it (URL errors carry their input). */
+function parseConnectionString(connectionString: string): pg.ClientConfig {
+  try {
+    return parseIntoClientConfig(connectionString);
+  } catch {
+    throw new RangeError('the PostgreSQL connection string is not a valid libpq URI');
   }
 }
