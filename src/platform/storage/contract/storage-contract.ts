@@ -221,6 +221,14 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.journal.events({ ...run, ownerId: 'mallory' }, 0, 10)).toEqual([]);
       });
 
+      it('reads events from a fractional or negative position and without a bound, as an array slice would', async () => {
+        await storage.journal.commit(run, { events: ['a', 'b', 'c'] });
+        expect((await storage.journal.events(run, 1.5, Number.POSITIVE_INFINITY)).map((e) => e.seq)).toEqual([2, 3]);
+        expect((await storage.journal.events(run, -5, 1)).map((e) => e.seq)).toEqual([1]);
+        expect(await storage.journal.events(run, 3, 10)).toEqual([]);
+        expect(await storage.journal.events(run, 0, 0)).toEqual([]);
+      });
+
       it('commits items, events and the record patch together, or nothing when the guard refuses', async () => {
         const refused = await storage.journal.commit(run, {
           items: [{ key: 's1', data: { status: 'Succeeded' } }],

@@ -56,7 +56,8 @@ export class PgRunJournal implements RunJournal {
   async events<E>(run: RecordKey, after: number, limit: number): Promise<JournalEvent<E>[]> {
     const rows = await this.#db.query<{ seq: number; event: E }>(
       this.#sql.events,
-      [run.collection, run.ownerId, run.id, this.#clock.now(), after, limit],
+      // Read as the memory provider's slice() reads them: truncated, negative as 0, unbounded as no limit.
+      [run.collection, run.ownerId, run.id, this.#clock.now(), sliceBound(after) ?? Number.MAX_SAFE_INTEGER, sliceBound(limit)],
       'portcullis_events',
     );
     return rows.map((row) => ({ seq: row.seq, event: row.event }));
@@ -94,6 +95,11 @@ export class PgRunJournal implements RunJournal {
       );
     }
   }
+}
+
+function sliceBound(value: number): number | null {
+  if (value === Number.POSITIVE_INFINITY) return null;
+  return Number.isNaN(value) ? 0 : Math.max(0, Math.trunc(value));
 }
 
 function runTopic(run: RecordKey): string {
