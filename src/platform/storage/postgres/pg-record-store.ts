@@ -133,7 +133,7 @@ export class PgRecordStore implements RecordStore {
   }
 
   async lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]> {
-    const rows = await this.#db.query<RecordRow>(this.#sql.lapsed, [[...collections], [...states], this.#clock.now(), limit]);
+    const rows = await this.#db.query<RecordRow>(this.#sql.lapsed, [[...collections], [...states], this.#clock.now(), Number.isFinite(limit) ? limit : null]);
     return rows.map((row) => toStoredRecord<T>(row));
   }
 
