@@ -5,12 +5,12 @@
 // migrated names AppConfig:Storage:Postgres:Schema. migrateStorage is `portcullis migrate`'s half.
 import type { Clock } from '../clock/index.js';
 import type { StorageConfig } from '../config/types.js';
-import { describeConnectionTarget } from './postgres/connection-string.js';
+import { describeConnectionTarget } from './postgres/connection/connection-string.js';
 import { createPostgresStorage, migratePostgres } from './postgres/create-postgres-storage.js';
-import type { MigrationOutcome } from './postgres/migrate.js';
-import type { PostgresLog } from './postgres/pg-database.js';
-import { SchemaTooNewError } from './postgres/migrate.js';
-import { describeFailure, isUnavailableCause } from './postgres/unavailable.js';
+import type { MigrationOutcome } from './postgres/migrations/migrate.js';
+import type { PostgresLog } from './postgres/connection/pg-database.js';
+import { SchemaTooNewError } from './postgres/migrations/migrate.js';
+import { describeFailure, isUnavailableCause } from './postgres/connection/unavailable.js';
 import { createMemoryStorage } from './memory/create-memory-storage.js';
 import type { Storage } from './storage.js';
 

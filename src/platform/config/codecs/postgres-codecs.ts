@@ -1,6 +1,6 @@
 // PostgreSQL settings: the connection string (a libpq URI; a secret, so refusals never echo it) and
 // the schema name (an identifier PostgreSQL accepts for a user schema, used quoted, exactly as written).
-import { isPostgresUri } from '../../storage/postgres/connection-string.js';
+import { isPostgresUri } from '../../storage/postgres/connection/connection-string.js';
 import { accept, isBlank, refuse, type Codec } from './codec.js';
 
 export const postgresConnectionStringCodec: Codec<string | null> = {

@@ -5,17 +5,17 @@
 // migrated by a newer build SchemaTooNewError. migratePostgres only migrates (`portcullis migrate`).
 import type { Clock } from '../../clock/index.js';
 import type { Storage } from '../storage.js';
-import { migrateSchema, type MigrationOutcome } from './migrate.js';
-import { PgBlobStore } from './pg-blob-store.js';
-import { PgDatabase, type PostgresLog } from './pg-database.js';
-import { PgNotificationHub } from './pg-notification-hub.js';
-import { PgRateWindows } from './pg-rate-windows.js';
-import { PgRecordStore } from './pg-record-store.js';
-import { PgRunJournal } from './pg-run-journal.js';
-import { PgSignalBus } from './pg-signal-bus.js';
-import { PgSlotStore } from './pg-slot-store.js';
+import { migrateSchema, type MigrationOutcome } from './migrations/migrate.js';
+import { PgBlobStore } from './stores/pg-blob-store.js';
+import { PgDatabase, type PostgresLog } from './connection/pg-database.js';
+import { PgNotificationHub } from './connection/pg-notification-hub.js';
+import { PgRateWindows } from './stores/pg-rate-windows.js';
+import { PgRecordStore } from './stores/pg-record-store.js';
+import { PgRunJournal } from './stores/pg-run-journal.js';
+import { PgSignalBus } from './stores/pg-signal-bus.js';
+import { PgSlotStore } from './stores/pg-slot-store.js';
 import { schemaNames } from './schema-names.js';
-import { toStorageError } from './unavailable.js';
+import { toStorageError } from './connection/unavailable.js';
 
 export interface PostgresStorageOptions {
   readonly clock: Clock;

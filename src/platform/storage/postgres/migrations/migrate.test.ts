@@ -3,11 +3,11 @@
 // rest), and a schema a newer build migrated is refused before anything touches it.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../clock/index.js';
-import { adminQuery, freshPostgres } from '../../../../test/helpers/postgres.js';
-import { createPostgresStorage, migratePostgres } from './create-postgres-storage.js';
+import { ManualClock } from '../../../clock/index.js';
+import { adminQuery, freshPostgres } from '../../../../../test/helpers/postgres.js';
+import { createPostgresStorage, migratePostgres } from '../create-postgres-storage.js';
 import { SchemaTooNewError, migrateSchema } from './migrate.js';
-import { LATEST_SCHEMA_VERSION } from './migrations/index.js';
+import { LATEST_SCHEMA_VERSION } from './index.js';
 
 const silent = { info: () => undefined, warn: () => undefined };
 const created: ReturnType<typeof freshPostgres>[] = [];

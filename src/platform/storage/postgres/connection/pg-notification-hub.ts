@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { PgDatabase, PostgresLog } from './pg-database.js';
-import type { SchemaNames } from './schema-names.js';
+import type { SchemaNames } from '../schema-names.js';
 
 export type NotificationKind = 'j' | 's';
 type Handler = (body: string) => void;

@@ -1,7 +1,7 @@
 // A records row as the driver (or row_to_json) returns it, and its StoredRecord. Data travels as
 // json text: written with JSON.stringify (never the driver's array conversion) and kept verbatim, so
 // key order and numbers read back as written.
-import type { StoredRecord } from '../records.js';
+import type { StoredRecord } from '../../records.js';
 
 export interface RecordRow {
   readonly collection: string;

@@ -4,14 +4,14 @@
 // trip. Watchers on this instance are told at once; those on other instances hear the NOTIFY. After
 // the notification connection was lost and is back, every watcher is told its run's newest sequence
 // again (commits made meanwhile would otherwise go unheard): listeners treat it as the hint it is.
-import type { Clock } from '../../clock/index.js';
-import type { RecordKey } from '../records.js';
-import type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from '../run-journal.js';
+import type { Clock } from '../../../clock/index.js';
+import type { RecordKey } from '../../records.js';
+import type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from '../../run-journal.js';
 import { applyChange, applyChangeStatement } from './apply-change.js';
-import type { PgDatabase } from './pg-database.js';
-import type { PgNotificationHub } from './pg-notification-hub.js';
+import type { PgDatabase } from '../connection/pg-database.js';
+import type { PgNotificationHub } from '../connection/pg-notification-hub.js';
 import { toStoredRecord } from './record-row.js';
-import type { SchemaNames } from './schema-names.js';
+import type { SchemaNames } from '../schema-names.js';
 
 interface Watch {
   readonly run: RecordKey;

@@ -1,10 +1,10 @@
 // The one call behind records.update and journal.commit: apply_change (migration 1) patches the
 // record under its guard, upserts items and appends events in one round trip and one transaction.
-import type { RecordKey, RecordPatch, UpdateGuard } from '../records.js';
-import type { RunItem } from '../run-journal.js';
-import type { PgDatabase } from './pg-database.js';
+import type { RecordKey, RecordPatch, UpdateGuard } from '../../records.js';
+import type { RunItem } from '../../run-journal.js';
+import type { PgDatabase } from '../connection/pg-database.js';
 import { RECORD_COLUMNS, jsonParam, type RecordRow } from './record-row.js';
-import type { SchemaNames } from './schema-names.js';
+import type { SchemaNames } from '../schema-names.js';
 
 export interface Change {
   readonly patch?: RecordPatch<unknown>;

@@ -3,10 +3,10 @@
 // rows with a holder and a lapse time on the service's clock, in an UNLOGGED table: after a database
 // crash they are gone, as they would have lapsed.
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../clock/index.js';
-import type { SlotStore } from '../slot-store.js';
-import type { PgDatabase } from './pg-database.js';
-import type { SchemaNames } from './schema-names.js';
+import type { Clock } from '../../../clock/index.js';
+import type { SlotStore } from '../../slot-store.js';
+import type { PgDatabase } from '../connection/pg-database.js';
+import type { SchemaNames } from '../schema-names.js';
 
 export class PgSlotStore implements SlotStore {
   readonly #db: PgDatabase;

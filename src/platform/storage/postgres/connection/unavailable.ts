@@ -2,7 +2,7 @@
 // or timed out, the server shutting down or refusing connections, the pool exhausted): those become
 // StorageUnavailableError (503 at the edge; the cause kept for the log). Everything else (a bad
 // statement, a constraint) is a defect and propagates unchanged.
-import { StorageUnavailableError } from '../storage-unavailable.js';
+import { StorageUnavailableError } from '../../storage-unavailable.js';
 import { scrubConnectionSecrets } from './connection-string.js';
 
 const NETWORK_CODES = new Set([

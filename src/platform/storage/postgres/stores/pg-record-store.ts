@@ -3,8 +3,8 @@
 // "live" is judged against the injected clock's now, passed as a parameter. Leases are taken with a
 // conditional UPDATE: racing claimants queue on the row lock and re-check the condition, so exactly
 // one wins a lapsed lease.
-import type { Clock } from '../../clock/index.js';
-import { decodeCursor, encodeCursor } from '../list-cursor.js';
+import type { Clock } from '../../../clock/index.js';
+import { decodeCursor, encodeCursor } from '../../list-cursor.js';
 import type {
   ClaimQuery,
   InsertResult,
@@ -17,11 +17,11 @@ import type {
   RecordStore,
   StoredRecord,
   UpdateGuard,
-} from '../records.js';
+} from '../../records.js';
 import { applyChange, applyChangeStatement } from './apply-change.js';
-import type { PgDatabase } from './pg-database.js';
+import type { PgDatabase } from '../connection/pg-database.js';
 import { RECORD_COLUMNS, jsonParam, toStoredRecord, type RecordRow } from './record-row.js';
-import type { SchemaNames } from './schema-names.js';
+import type { SchemaNames } from '../schema-names.js';
 
 const LIVE = '(expires_at IS NULL OR expires_at > $4)';
 const KEY = 'collection = $1 AND owner_id = $2 AND id = $3';

@@ -1,10 +1,10 @@
 // SignalBus on PostgreSQL: publish is one pg_notify on the deployment's channel; subscribers on this
 // instance are called at once (on a later microtask), those on other instances when the NOTIFY
 // arrives on their listening connection. At most once, possibly late: a hint, never the data.
-import { assertSignalMessage, type SignalBus, type SignalHandler } from '../signal-bus.js';
-import type { PgDatabase } from './pg-database.js';
-import type { PgNotificationHub } from './pg-notification-hub.js';
-import type { SchemaNames } from './schema-names.js';
+import { assertSignalMessage, type SignalBus, type SignalHandler } from '../../signal-bus.js';
+import type { PgDatabase } from '../connection/pg-database.js';
+import type { PgNotificationHub } from '../connection/pg-notification-hub.js';
+import type { SchemaNames } from '../schema-names.js';
 
 export class PgSignalBus implements SignalBus {
   readonly #db: PgDatabase;

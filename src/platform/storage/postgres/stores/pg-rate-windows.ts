@@ -3,10 +3,10 @@
 // too (capped at permits + 1), which is how the statement tells an admitted take from a refused one.
 // Windows are in an UNLOGGED table (a crash forgets them: a caller's window restarts, nothing else);
 // ended windows are pruned in the background at most once a minute of the service's clock.
-import type { Clock } from '../../clock/index.js';
-import { RATE_WINDOW_MS, type RateDecision, type RateWindows } from '../rate-windows.js';
-import type { PgDatabase, PostgresLog } from './pg-database.js';
-import type { SchemaNames } from './schema-names.js';
+import type { Clock } from '../../../clock/index.js';
+import { RATE_WINDOW_MS, type RateDecision, type RateWindows } from '../../rate-windows.js';
+import type { PgDatabase, PostgresLog } from '../connection/pg-database.js';
+import type { SchemaNames } from '../schema-names.js';
 
 export class PgRateWindows implements RateWindows {
   readonly #db: PgDatabase;

@@ -1,8 +1,8 @@
 // BlobStore on PostgreSQL: bytes per (owner, key) in a bytea column, stored out of line uncompressed
 // (archives arrive compressed). Another owner's key is a miss.
-import type { BlobStore } from '../blob-store.js';
-import type { PgDatabase } from './pg-database.js';
-import type { SchemaNames } from './schema-names.js';
+import type { BlobStore } from '../../blob-store.js';
+import type { PgDatabase } from '../connection/pg-database.js';
+import type { SchemaNames } from '../schema-names.js';
 
 export class PgBlobStore implements BlobStore {
   readonly #db: PgDatabase;

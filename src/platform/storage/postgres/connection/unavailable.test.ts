@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StorageUnavailableError } from '../storage-unavailable.js';
+import { StorageUnavailableError } from '../../storage-unavailable.js';
 import { describeFailure, isUnavailableCause, toStorageError } from './unavailable.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });

@@ -4,9 +4,9 @@
 // versions are recorded in <schema>.schema_migrations; a recorded version this build does not know
 // means a newer build migrated the database, and this one refuses to touch it.
 import type pg from 'pg';
-import type { Clock } from '../../clock/index.js';
-import { LATEST_SCHEMA_VERSION, migrations as knownMigrations, type Migration } from './migrations/index.js';
-import { schemaNames } from './schema-names.js';
+import type { Clock } from '../../../clock/index.js';
+import { LATEST_SCHEMA_VERSION, migrations as knownMigrations, type Migration } from './index.js';
+import { schemaNames } from '../schema-names.js';
 
 export class SchemaTooNewError extends Error {
   override readonly name = 'SchemaTooNewError';
