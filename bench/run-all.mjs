@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['auth-overhead', 'tool-invoke', 'bundles', 'redaction', 'evals', 'workflows'];
+const benches = ['auth-overhead', 'tool-invoke', 'bundles', 'redaction', 'evals', 'workflows', 'storage'];
 let failed = false;
 for (const name of benches) {
   const script = fileURLToPath(new URL(`./${name}/run.mjs`, import.meta.url));

@@ -44,7 +44,7 @@ export interface AppDependencies {
   readonly authenticator?: Authenticator;
   /** Replaces the chat model built from config (null: none). */
   readonly chatModel?: ChatModel | null;
-  /** The storage (default: a fresh Memory storage); closed with the app. */
+  /** The storage opened from config.storage by whoever builds the app (they close it); default a fresh Memory storage the app closes. */
   readonly storage?: Storage;
   /** This process's id as lease and slot holder (default: random). */
   readonly instanceId?: string;
@@ -188,11 +188,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // features:end
   engine.start();
 
-  // One close hook, in order: the families' own, then the run engine, then the storage they all use.
+  // One close hook, in order: the families' own, then the run engine, then the storage they all use
+  // (when the app opened it).
   app.addHook('onClose', async () => {
     for (const hook of closeHooks) await hook();
     await engine.stop(STOP_GRACE_MS);
-    await storage.close();
+    if (deps.storage === undefined) await storage.close();
   });
   return app;
 }

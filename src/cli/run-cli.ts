@@ -5,12 +5,14 @@ import { runBundle } from './bundle-pack/index.js';
 import { USAGE, type CommandIo } from './cli-io.js';
 import { runDevIdp, runToken } from './dev-idp/index.js';
 import { packageVersion } from './package-version.js';
+import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
 const commands: Readonly<Record<string, Command>> = {
   serve: runServe,
+  migrate: runMigrate,
   'dev-idp': (args, io) => runDevIdp(args, io),
   token: (args, io) => runToken(args, io),
   bundle: (args, io) => runBundle(args, io),

@@ -1,10 +1,13 @@
-// `portcullis serve`: load and validate the configuration (exit 1 listing every problem), build the
-// app, listen (exit 1 with a hint when the port is taken), print the URL, and shut down cleanly on
+// `portcullis serve`: load and validate the configuration (exit 1 listing every problem), open the
+// configured storage (exit 1 with one line naming the key when the database is unreachable), build
+// the app, listen (exit 1 with a hint when the port is taken), print the URL, and shut down cleanly on
 // SIGINT/SIGTERM within 10 seconds.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../platform/config/index.js';
 import { createLogger } from '../platform/log/index.js';
+import { systemClock } from '../platform/clock/index.js';
+import { StorageStartError, createStorage, type Storage } from '../platform/storage/index.js';
 import { buildApp } from '../app.js';
 import type { CommandIo } from './cli-io.js';
 
@@ -80,7 +83,21 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
   const logger = createLogger({ level: config.logging.level, destination: pino.destination(2) });
   for (const warning of loaded.warnings) logger.warn(warning);
 
-  const app = await buildApp({ config, logger });
+  let storage: Storage;
+  try {
+    const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
+    storage = await createStorage(config.storage, { clock: systemClock, log });
+  } catch (error) {
+    if (!(error instanceof StorageStartError)) throw error;
+    io.stderr(error.message);
+    logger.flush();
+    return 1;
+  }
+
+  const app = await buildApp({ config, logger, storage }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   try {
     await app.listen({ port: parsed.port, host: parsed.host });
   } catch (error) {
@@ -117,6 +134,7 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
   }, SHUTDOWN_DEADLINE_MS);
   deadline.unref();
   await app.close();
+  await storage.close();
   clearTimeout(deadline);
   logger.flush();
   return 0;

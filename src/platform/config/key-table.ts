@@ -12,6 +12,7 @@ import { httpKeys } from './keys/http-keys.js';
 import { loggingKeys } from './keys/logging-keys.js';
 import { mcpServerKeys } from './keys/mcp-server-keys.js';
 import { rateLimitKeys } from './keys/rate-limit-keys.js';
+import { storageKeys } from './keys/storage-keys.js';
 import { toolKeys } from './keys/tool-keys.js';
 import { workflowKeys } from './keys/workflow-keys.js';
 
@@ -29,4 +30,5 @@ export const keyTable: readonly KeyEntry[] = [
   ...rateLimitKeys,
   ...httpKeys,
   ...loggingKeys,
+  ...storageKeys,
 ];

@@ -122,6 +122,7 @@ describe('loadConfig defaults', () => {
       },
       http: { requestTimeoutMs: 60_000 },
       logging: { level: 'info' },
+      storage: { provider: 'Memory', postgres: { connectionString: null, schema: 'portcullis', maxConnections: 10 }, runLeaseTtlMs: 15_000 },
     };
     expect(loaded()).toEqual(expected);
   });

@@ -132,6 +132,20 @@ export const rateLimitPolicies = [
 ] as const;
 export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
 
+export const storageProviders = ['Memory', 'Postgres'] as const;
+export type StorageProviderName = (typeof storageProviders)[number];
+
+export interface StorageConfig {
+  readonly provider: StorageProviderName;
+  readonly postgres: {
+    /** A libpq URI; a secret (never logged, never echoed in a problem message). Required with Postgres. */
+    readonly connectionString: string | null;
+    readonly schema: string;
+    readonly maxConnections: number;
+  };
+  readonly runLeaseTtlMs: number;
+}
+
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -158,4 +172,6 @@ export interface AppConfig {
     /** Minimum level written to the log (AppConfig:Logging:Level). */
     readonly level: LogLevel;
   };
+  /** AppConfig:Storage (DESIGN.md §11). */
+  readonly storage: StorageConfig;
 }

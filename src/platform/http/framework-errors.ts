@@ -39,7 +39,7 @@ export function validationProblem(context: string, issues: readonly ValidationIs
 
 export function mapFrameworkError(error: unknown, request: FastifyRequest): unknown {
   if (isProblemError(error)) return error;
-  if (isStorageUnavailable(error)) return new ProblemError('unavailable', 'The service cannot reach its storage right now; retry shortly.');
+  if (isStorageUnavailable(error)) return new ProblemError('unavailable', 'The service cannot reach its storage right now; try again shortly.');
   if (error instanceof InvalidCursorError) return new ProblemError('validation-failed', 'The cursor is not one this service issued; start again without it.');
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {

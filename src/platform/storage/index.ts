@@ -21,3 +21,7 @@ export type { BlobStore } from './blob-store.js';
 export { StorageUnavailableError, isStorageUnavailable } from './storage-unavailable.js';
 export { InvalidCursorError, decodeCursor, encodeCursor } from './list-cursor.js';
 export { createMemoryStorage } from './memory/create-memory-storage.js';
+export { createStorage, migrateStorage, StorageStartError, type StorageDeps } from './create-storage.js';
+export { createPostgresStorage, migratePostgres, type PostgresStorageOptions } from './postgres/create-postgres-storage.js';
+export { SchemaTooNewError, type MigrationOutcome } from './postgres/migrations/migrate.js';
+export { redactConnectionString } from './postgres/connection/connection-string.js';

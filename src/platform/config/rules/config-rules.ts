@@ -6,8 +6,9 @@ import type { ConfigRule, DraftConfig, RuleContext } from './config-rule.js';
 import { envelopeRule } from './envelope-rule.js';
 import { evaluationRootsRule } from './evaluation-roots-rule.js';
 import { mcpServerRule } from './mcp-server-rule.js';
+import { storageProviderRule } from './storage-provider-rule.js';
 
-export const configRules: readonly ConfigRule[] = [authSchemeRule, authInstanceRule, evaluationRootsRule, mcpServerRule, envelopeRule];
+export const configRules: readonly ConfigRule[] = [authSchemeRule, authInstanceRule, evaluationRootsRule, mcpServerRule, envelopeRule, storageProviderRule];
 
 export function applyRules(
   config: DraftConfig,

@@ -62,6 +62,18 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect((await storage.records.get(key('r1')))?.data).toEqual({ list: [1, 2], nested: { a: 'x' } });
       });
 
+      it('gives data back exactly as written: key order, control characters, unicode and numbers', async () => {
+        const data = { z: 1, a: [1.5, -0, 1e21, 9007199254740991], 'k\u0000': 'nul\u0000 and \u2028 \ud83d\ude00', nested: { b: null, a: true } };
+        await storage.records.put({ ...key('exact'), createdAt: clock.now(), data });
+        const read = (await storage.records.get<typeof data>(key('exact')))?.data;
+        expect(JSON.stringify(read)).toBe(JSON.stringify(data));
+        const run = key('exact-run', 'alice', 'run');
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        await storage.journal.commit(run, { items: [{ key: 'i', data }], events: [data] });
+        expect(JSON.stringify((await storage.journal.items(run))[0]?.data)).toBe(JSON.stringify(data));
+        expect(JSON.stringify((await storage.journal.events(run, 0, 1))[0]?.event)).toBe(JSON.stringify(data));
+      });
+
       it('treats a record as absent from its expiry instant on, slides the expiry on touch, and sweeps expired ones', async () => {
         await storage.records.insert({ ...key('short'), createdAt: clock.now(), expiresAt: clock.now() + 1_000, data: 1 });
         await storage.records.insert({ ...key('long'), createdAt: clock.now(), expiresAt: clock.now() + 5_000, data: 2 });
@@ -217,6 +229,14 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.journal.events({ ...run, ownerId: 'mallory' }, 0, 10)).toEqual([]);
       });
 
+      it('reads events from a fractional or negative position and without a bound, as an array slice would', async () => {
+        await storage.journal.commit(run, { events: ['a', 'b', 'c'] });
+        expect((await storage.journal.events(run, 1.5, Number.POSITIVE_INFINITY)).map((e) => e.seq)).toEqual([2, 3]);
+        expect((await storage.journal.events(run, -5, 1)).map((e) => e.seq)).toEqual([1]);
+        expect(await storage.journal.events(run, 3, 10)).toEqual([]);
+        expect(await storage.journal.events(run, 0, 0)).toEqual([]);
+      });
+
       it('commits items, events and the record patch together, or nothing when the guard refuses', async () => {
         const refused = await storage.journal.commit(run, {
           items: [{ key: 's1', data: { status: 'Succeeded' } }],
@@ -253,6 +273,23 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.journal.lastSeq(run)).toBe(0);
       });
 
+      it('starts a record replaced after expiry, or swept, with an empty journal', async () => {
+        const short = { ...key('short-run', 'alice', 'run') };
+        for (const replace of ['insert', 'put', 'sweep'] as const) {
+          await storage.records.put({ ...short, state: 'Running', createdAt: clock.now(), expiresAt: clock.now() + 10, data: {} });
+          await storage.journal.commit(short, { items: [{ key: 'i', data: 1 }], events: ['e'] });
+          clock.advance(10);
+          if (replace === 'sweep') expect((await storage.records.sweep('run')).map((r) => r.id)).toContain('short-run');
+          const fresh = { ...short, state: 'Running', createdAt: clock.now(), data: { replace } };
+          if (replace === 'insert') expect((await storage.records.insert(fresh)).outcome).toBe('inserted');
+          else expect((await storage.records.put(fresh)).version).toBe(1);
+          expect(await storage.journal.items(short)).toEqual([]);
+          expect(await storage.journal.lastSeq(short)).toBe(0);
+          expect(await storage.journal.commit(short, { events: ['again'] })).toMatchObject({ committed: true, seqs: [1] });
+          await storage.records.delete(short);
+        }
+      });
+
       it('tells a watcher the newest sequence after each commit that appended events', async () => {
         const heard: number[] = [];
         const stop = storage.journal.watch(run, (seq) => heard.push(seq));
@@ -280,6 +317,11 @@ export function describeStorageContract(provider: string, create: () => Promise<
         await storage.signals.publish('t1', 'again');
         await nextTicks();
         expect(heard).toEqual(['a:hello']);
+      });
+
+      it('refuses a signal message over 1,000 characters', async () => {
+        await storage.signals.publish('t', 'x'.repeat(1_000));
+        await expect(storage.signals.publish('t', 'x'.repeat(1_001))).rejects.toBeInstanceOf(RangeError);
       });
 
       it('allows permitsPerMinute requests per key per fixed window and says when to retry', async () => {
@@ -355,6 +397,59 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await peer.journal.events(run, 0, 10)).toEqual([{ seq: 1, event: 'x' }]);
         expect((await peer.rates.take('p', 'k', 1)).allowed).toBe(true);
         expect((await storage.rates.take('p', 'k', 1)).allowed).toBe(false);
+      });
+
+      it('admits exactly the owner cap, the slot limit and one claimant when two instances race', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const rules = { ownerCap: { max: 4, states: ['Queued'] } };
+        const inserts = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            (i % 2 === 0 ? storage : peer).records.insert({ ...key(`x${i}`), state: 'Queued', createdAt: clock.now(), data: {} }, rules),
+          ),
+        );
+        expect(inserts.filter((r) => r.outcome === 'inserted')).toHaveLength(4);
+        const slots = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? storage : peer).slots.acquire('inv', 'bob', 3, `i${i % 2}`, 10_000)));
+        expect(slots.filter((s) => s !== null)).toHaveLength(3);
+        await storage.records.insert({ ...key('run'), state: 'Running', createdAt: clock.now(), lease: { holder: 'dead', expiresAt: clock.now() + 10 }, data: {} });
+        clock.advance(10);
+        const claims = await Promise.all(
+          ['a', 'b', 'c', 'd', 'e', 'f'].map((holder, i) =>
+            (i % 2 === 0 ? storage : peer).records.claim(key('run'), holder, 1_000, { states: ['Running'], lapsedOnly: true }),
+          ),
+        );
+        expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
+        const takes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? storage : peer).rates.take('p', 'shared', 5)));
+        expect(takes.filter((t) => t.allowed)).toHaveLength(5);
+      });
+
+      it('wakes a peer watching a run whose key is far longer than a notification may be', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const run = { collection: 'run', ownerId: `oid:${'o'.repeat(6_000)}`, id: 'i'.repeat(3_000) };
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        const heard: number[] = [];
+        const heardSignal: string[] = [];
+        peer.journal.watch(run, (seq) => heard.push(seq));
+        peer.signals.subscribe(`topic:${'t'.repeat(9_000)}`, (m) => heardSignal.push(m));
+        await nextTicks();
+        await storage.journal.commit(run, { events: ['x', 'y'] });
+        await storage.signals.publish(`topic:${'t'.repeat(9_000)}`, '\u00e9'.repeat(1_000));
+        await eventually(() => heard.includes(2) && heardSignal.length === 1);
+        expect(heardSignal).toEqual(['\u00e9'.repeat(1_000)]);
+      });
+
+      it('numbers events without gaps when two instances commit to one run at once', async () => {
+        const peer = subject.peer;
+        if (peer === undefined) throw new Error('the provider gave no peer');
+        const run = key('busy', 'alice', 'run');
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? storage : peer).journal.commit(run, { events: [`e${i}a`, `e${i}b`] })),
+        );
+        const seqs = results.flatMap((r) => (r.committed ? r.seqs : [])).sort((a, b) => a - b);
+        expect(seqs).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        expect((await peer.journal.events(run, 0, 100)).map((e) => e.seq)).toEqual(seqs);
       });
     });
   });

@@ -1,10 +1,11 @@
 // SignalBus for one process: handlers of a topic are called on a later microtask, never inside publish.
-import type { SignalBus, SignalHandler } from '../signal-bus.js';
+import { assertSignalMessage, type SignalBus, type SignalHandler } from '../signal-bus.js';
 
 export class MemorySignalBus implements SignalBus {
   readonly #topics = new Map<string, Set<SignalHandler>>();
 
   async publish(topic: string, message: string): Promise<void> {
+    assertSignalMessage(message);
     for (const handler of [...(this.#topics.get(topic) ?? [])]) queueMicrotask(() => handler(message));
   }
 

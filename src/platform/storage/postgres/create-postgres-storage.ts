@@ -1,0 +1,77 @@
+// The Postgres provider (DESIGN.md §11): PostgreSQL through node-postgres is the system of record
+// shared by every instance on the same database and schema. createPostgresStorage applies the schema
+// migrations (under an advisory lock) and opens the listening connection before it returns, so a
+// storage it hands out is ready to serve; an unreachable database is StorageUnavailableError, a schema
+// migrated by a newer build SchemaTooNewError. migratePostgres only migrates (`portcullis migrate`).
+import type { Clock } from '../../clock/index.js';
+import type { Storage } from '../storage.js';
+import { migrateSchema, type MigrationOutcome } from './migrations/migrate.js';
+import { PgBlobStore } from './stores/pg-blob-store.js';
+import { PgDatabase, type PostgresLog } from './connection/pg-database.js';
+import { PgNotificationHub } from './connection/pg-notification-hub.js';
+import { PgRateWindows } from './stores/pg-rate-windows.js';
+import { PgRecordStore } from './stores/pg-record-store.js';
+import { PgRunJournal } from './stores/pg-run-journal.js';
+import { PgSignalBus } from './stores/pg-signal-bus.js';
+import { PgSlotStore } from './stores/pg-slot-store.js';
+import { schemaNames } from './schema-names.js';
+import { toStorageError } from './connection/unavailable.js';
+
+export interface PostgresStorageOptions {
+  readonly clock: Clock;
+  /** A libpq URI; a secret. */
+  readonly connectionString: string;
+  readonly schema: string;
+  /** Pool size; the listening connection comes on top. */
+  readonly maxConnections: number;
+  readonly log: PostgresLog;
+  /** How long to wait for a connection before the database counts as unreachable; default 5 s. */
+  readonly connectTimeoutMs?: number;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export async function createPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+  const names = schemaNames(checkedSchema(options.schema));
+  const db = new PgDatabase(options);
+  const hub = new PgNotificationHub(db, names, options.log);
+  try {
+    await db.withClient((client) => migrateSchema(client, { schema: options.schema, clock: options.clock }));
+    await hub.start();
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw toStorageError(error);
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    provider: 'Postgres',
+    durable: true,
+    records: new PgRecordStore(db, names, options.clock),
+    journal: new PgRunJournal(db, hub, names, options.clock),
+    signals: new PgSignalBus(db, hub, names),
+    rates: new PgRateWindows(db, names, options.clock, options.log),
+    slots: new PgSlotStore(db, names, options.clock),
+    blobs: new PgBlobStore(db, names),
+    ready: () => db.query('SELECT 1', [], 'portcullis_ready').then(
+      () => true,
+      () => false,
+    ),
+    close: () => (closing ??= hub.close().then(() => db.close())),
+  };
+}
+
+/** Applies the migrations this build knows to the schema and returns what it did. */
+export async function migratePostgres(options: Omit<PostgresStorageOptions, 'maxConnections'>): Promise<MigrationOutcome> {
+  checkedSchema(options.schema);
+  const db = new PgDatabase({ ...options, maxConnections: 1 });
+  try {
+    return await db.withClient((client) => migrateSchema(client, { schema: options.schema, clock: options.clock }));
+  } finally {
+    await db.close().catch(() => undefined);
+  }
+}
+
+function checkedSchema(schema: string): string {
+  if (!IDENTIFIER.test(schema) || /^pg_/i.test(schema)) throw new RangeError(`not a usable schema name: ${JSON.stringify(schema)}`);
+  return schema;
+}

@@ -1,0 +1,10 @@
+// Every migration this build knows, in version order. A database recording a version not listed
+// here was migrated by a newer build, and start-up refuses it.
+import type { Migration } from './migration.js';
+import { initialSchema } from './0001-initial-schema.js';
+
+export type { Migration } from './migration.js';
+
+export const migrations: readonly Migration[] = [initialSchema];
+
+export const LATEST_SCHEMA_VERSION = migrations.reduce((latest, migration) => Math.max(latest, migration.version), 0);

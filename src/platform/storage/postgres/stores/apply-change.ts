@@ -1,0 +1,62 @@
+// The one call behind records.update and journal.commit: apply_change (migration 1) patches the
+// record under its guard, upserts items and appends events in one round trip and one transaction.
+import type { RecordKey, RecordPatch, UpdateGuard } from '../../records.js';
+import type { RunItem } from '../../run-journal.js';
+import type { PgDatabase } from '../connection/pg-database.js';
+import { RECORD_COLUMNS, jsonParam, type RecordRow } from './record-row.js';
+import type { SchemaNames } from '../schema-names.js';
+
+export interface Change {
+  readonly patch?: RecordPatch<unknown>;
+  readonly guard?: UpdateGuard;
+  readonly items?: readonly RunItem[];
+  readonly events?: readonly unknown[];
+  /** Payload prefix of the notification sent when events are appended. */
+  readonly notify?: string;
+}
+
+export type ChangedRow = RecordRow & { readonly last_seq: number };
+
+export function applyChangeStatement(names: SchemaNames): string {
+  const params = Array.from({ length: 23 }, (_, i) => `$${i + 1}`).join(', ');
+  return `SELECT ${RECORD_COLUMNS}, last_seq FROM ${names.id}.apply_change(${params})`;
+}
+
+/** The record after the change, or undefined when it is missing (for that owner) or the guard refused. */
+export async function applyChange(db: PgDatabase, statement: string, key: RecordKey, now: number, change: Change): Promise<ChangedRow | undefined> {
+  const { patch, guard } = change;
+  const lease = patch?.lease;
+  // Later items of one key win, as successive writes would.
+  const items = change.items === undefined || change.items.length === 0 ? undefined : new Map(change.items.map((item) => [item.key, item.data]));
+  const events = change.events !== undefined && change.events.length > 0 ? change.events : undefined;
+  const rows = await db.query<ChangedRow>(
+    statement,
+    [
+      key.collection,
+      key.ownerId,
+      key.id,
+      now,
+      patch !== undefined,
+      patch?.state !== undefined,
+      patch?.state ?? null,
+      patch?.scope !== undefined,
+      patch?.scope ?? null,
+      patch?.expiresAt !== undefined,
+      patch?.expiresAt ?? null,
+      patch?.data !== undefined,
+      patch?.data === undefined ? null : jsonParam(patch.data),
+      lease !== undefined,
+      lease?.holder ?? null,
+      lease?.expiresAt ?? null,
+      guard?.version ?? null,
+      guard?.states === undefined ? null : [...guard.states],
+      guard?.leaseHolder ?? null,
+      items === undefined ? null : [...items.keys()],
+      items === undefined ? null : `[${[...items.values()].map(jsonParam).join(',')}]`,
+      events === undefined ? null : `[${events.map(jsonParam).join(',')}]`,
+      change.notify ?? '',
+    ],
+    'portcullis_apply_change',
+  );
+  return rows[0];
+}

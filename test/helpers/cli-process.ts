@@ -1,0 +1,70 @@
+// The built `portcullis` executable (dist/, produced by `npm run build`, which `npm ci` runs) as a
+// child process: run a command to its exit, or start `serve` and wait for its URL line.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function requireBuild(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+}
+
+export function runCli(args: string[], options: { readonly cwd: string; readonly env: Record<string, string> }): Promise<CliResult> {
+  requireBuild();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServeProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  output(): { readonly stdout: string; readonly stderr: string };
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `portcullis serve --port 0` and resolves once it prints its URL (rejects if it exits first). */
+export function startServe(options: { readonly cwd: string; readonly env: Record<string, string> }): Promise<ServeProcess> {
+  requireBuild();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const match = /^listening on (\S+)$/m.exec(stdout);
+      if (match?.[1] !== undefined) {
+        resolve({
+          url: match[1],
+          child,
+          output: () => ({ stdout, stderr }),
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before listening:\n${stderr}`)));
+  });
+}
