@@ -41,6 +41,7 @@ describe('portcullis token', () => {
         validIssuers: [],
         allowAnonymous: false,
         jwksRefreshCooldownMs: 30_000,
+        refusalLogIntervalMs: 60_000,
       },
       { clock: systemClock, log: { warn: () => undefined } },
     );

@@ -11,6 +11,7 @@ const base: AuthConfig = {
   validIssuers: [],
   allowAnonymous: false,
   jwksRefreshCooldownMs: 30_000,
+  refusalLogIntervalMs: 60_000,
 };
 const deps = { clock: new ManualClock(), log: { warn: () => undefined } };
 

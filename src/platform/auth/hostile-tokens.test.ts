@@ -27,6 +27,7 @@ beforeAll(async () => {
       validIssuers: [],
       allowAnonymous: false,
       jwksRefreshCooldownMs: 30_000,
+      refusalLogIntervalMs: 60_000,
     },
     { clock, log: { warn: (obj) => warnings.push(obj) } },
   );

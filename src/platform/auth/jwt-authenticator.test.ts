@@ -27,6 +27,7 @@ function authConfig(idp: DevIdp, overrides: Partial<AuthConfig> = {}): AuthConfi
     validIssuers: [],
     allowAnonymous: false,
     jwksRefreshCooldownMs: COOLDOWN_MS,
+    refusalLogIntervalMs: 60_000,
     ...overrides,
   };
 }

@@ -18,10 +18,12 @@ import {
   approvalNotFound,
   ownerRunCapReached,
   runAlreadyFinal,
+  runTooLarge,
   runNotFound,
   workflowHasLiveRun,
   workflowNotFound,
 } from '../problems.js';
+import { checkRunSize } from '../steps/check-run-size.js';
 import { createStepRunners, type StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { ApprovalDesk } from './approval-desk.js';
 import { createRun } from './create-run.js';
@@ -81,6 +83,10 @@ export class RunService {
     const workflow = await definitions.find(starter, workflowId);
     if (workflow === undefined) throw workflowNotFound();
     const subPlans = await loadSubPlans(workflow, (id) => definitions.find(starter, id));
+    const graph = buildGraph(workflow, subPlans);
+    const runInput = { ...workflow.input, ...input };
+    const tooLarge = checkRunSize(graph, runInput, this.#deps.steps.limits);
+    if (tooLarge !== undefined) throw runTooLarge(tooLarge);
     const jobId = ids.opaque();
     const hold = live.tryHold(starter.ownerId, workflowId, jobId);
     if (hold === 'workflow-busy') throw workflowHasLiveRun();
@@ -90,8 +96,8 @@ export class RunService {
       workflowId,
       ownerId: starter.ownerId,
       envelope: starter.envelope,
-      input: { ...workflow.input, ...input },
-      graph: buildGraph(workflow, subPlans),
+      input: runInput,
+      graph,
       createdAt: clock.now(),
       logRetain: this.#deps.logRetain,
     });

@@ -7,7 +7,8 @@ import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
-import { MAX_TOOL_ERROR_BYTES, TOOL_DENIED } from './step-failures.js';
+import { MAX_TOOL_ERROR_BYTES, stepOutputTooLarge, TOOL_DENIED, templateTooLarge } from './step-failures.js';
+import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
 
 export interface ToolUseDependencies {
@@ -16,6 +17,7 @@ export interface ToolUseDependencies {
   readonly validator: ParameterValidator;
   readonly ownerId: string;
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes' | 'maxStepOutputBytes'>;
 }
 
 export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
@@ -26,7 +28,9 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     if (tool === undefined) return { ok: false, error: TOOL_DENIED };
     const operation = tool.descriptor.operations.find((op) => op.name === configuration.operation);
     if (operation === undefined) return { ok: false, error: 'The tool does not declare this operation.' };
-    const parameters = renderValue(configuration.parameters, templateScope(context)) as Record<string, unknown>;
+    const { maxRenderedTemplateBytes, maxStepOutputBytes } = deps.limits;
+    const parameters = renderValue(configuration.parameters, templateScope(context), maxRenderedTemplateBytes) as Record<string, unknown> | undefined;
+    if (parameters === undefined) return { ok: false, error: templateTooLarge(maxRenderedTemplateBytes) };
     const check = deps.validator.check(operation, parameters);
     if (!check.ok) return { ok: false, error: `The tool parameters are invalid: ${redactText(check.message)}` };
     const outcome = await deps.governor.execute({
@@ -42,6 +46,8 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     if (!outcome.result.ok) {
       return { ok: false, error: `The tool reported a failure: ${redactThenTruncate(outcome.result.error, MAX_TOOL_ERROR_BYTES).text}` };
     }
+    // Measured before parsing, so an over-large output is never also held as a parsed copy.
+    if (Buffer.byteLength(outcome.result.output, 'utf8') > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
     return { ok: true, output: parseOutput(outcome.result.output) };
   };
 }
