@@ -19,6 +19,7 @@ export interface ConversationState {
 export interface ConversationLimits {
   readonly ttlMs: number;
   readonly maxHistoryMessages: number;
+  readonly maxHistoryBytes: number;
   readonly maxLifetimeTokens: number;
 }
 
@@ -60,10 +61,10 @@ export class ConversationStore {
     try {
       const state = (await this.#states.touch(owner, conversationId, this.#limits.ttlMs)) ?? { messages: [], tokensUsed: 0 };
       return {
-        history: historyWindow(state.messages, this.#limits.maxHistoryMessages),
+        history: historyWindow(state.messages, this.#limits.maxHistoryMessages, this.#limits.maxHistoryBytes),
         remainingTokens: this.#limits.maxLifetimeTokens - state.tokensUsed,
         commit: async (newMessages, tokens) => {
-          const messages = [...state.messages, ...newMessages].slice(-this.#limits.maxHistoryMessages);
+          const messages = historyWindow([...state.messages, ...newMessages], this.#limits.maxHistoryMessages, this.#limits.maxHistoryBytes);
           await this.#states.put(owner, conversationId, { messages, tokensUsed: state.tokensUsed + tokens }, this.#limits.ttlMs);
           await this.#claims.touch(conversationId, this.#limits.ttlMs);
         },
