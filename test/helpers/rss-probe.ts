@@ -1,18 +1,34 @@
-// Samples this process's resident set size while an attack runs, so a test can assert the service
-// (running in the same process) stayed bounded. A sampler interval plus explicit samples at the
-// moments that matter (after each request); the peak growth over the starting point is reported.
+// Measures this process's memory while an attack runs, so a test can assert the service (running in
+// the same process) stayed bounded: the peak resident set size seen (a sampler interval plus explicit
+// samples at the moments that matter) and, after a full garbage collection, the heap still retained.
+// Peak RSS shows what an attack makes the host allocate at once; retained heap what it makes it keep.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 export interface RssProbe {
-  /** Records one sample now. */
+  /** Records one RSS sample now. */
   sample(): void;
   /** Largest RSS seen minus the RSS at start, in MiB. */
   peakGrowthMiB(): number;
+  /** Heap (JS, external and array buffers) left after a full collection, minus the same at start, in MiB. */
+  retainedGrowthMiB(): number;
   stop(): void;
 }
 
 const MiB = 1024 * 1024;
 
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+function retained(): number {
+  collect();
+  collect();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external + usage.arrayBuffers;
+}
+
 export function startRssProbe(intervalMs = 5): RssProbe {
-  (globalThis as { gc?: () => void }).gc?.();
+  const heapAtStart = retained();
   const start = process.memoryUsage.rss();
   let peak = start;
   const sample = (): void => {
@@ -25,6 +41,7 @@ export function startRssProbe(intervalMs = 5): RssProbe {
       sample();
       return (peak - start) / MiB;
     },
+    retainedGrowthMiB: () => (retained() - heapAtStart) / MiB,
     stop: () => clearInterval(timer),
   };
 }
