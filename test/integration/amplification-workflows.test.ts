@@ -134,4 +134,13 @@ describe('workflow template amplification', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().detail).toBe("With this input, step 'q' renders a template larger than the 1048576 bytes a template may render to.");
   });
+
+  it('keeps a step error that names a caller-chosen field to an excerpt, marked as cut', async () => {
+    const workflowId = await submit(t.app, chain('loud-error', toolStep('fetch', 'http_fetch', 'get', { url: 'http://127.0.0.1:9/', headers: '{{ input.headers }}' })));
+    const run = await start(t.app, workflowId, { input: { headers: { [`X-${'n'.repeat(900_000)}`]: 5 } } });
+    const done = await pollUntil(t.app, run.statusUrl, isFinal);
+    expect(done.steps[0].error).toMatch(/^The tool parameters are invalid: .*parameters\/headers\/X-n+…$/);
+    expect(Buffer.byteLength(done.steps[0].error as string)).toBeLessThan(4096 + 64);
+    expect(Buffer.byteLength(JSON.stringify(done))).toBeLessThan(16 * KiB);
+  });
 });

@@ -2,7 +2,7 @@
 // run started. Not granted, refused by governance (anything below Autonomous) or reported as failed
 // by the tool: the step fails. Output is the tool's output, parsed as JSON when it parses.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import { redactText, redactThenTruncate } from '../../platform/redaction/index.js';
+import { redactThenTruncate } from '../../platform/redaction/index.js';
 import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools/index.js';
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
@@ -32,7 +32,7 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     const parameters = renderValue(configuration.parameters, templateScope(context), maxRenderedTemplateBytes) as Record<string, unknown> | undefined;
     if (parameters === undefined) return { ok: false, error: templateTooLarge(maxRenderedTemplateBytes) };
     const check = deps.validator.check(operation, parameters);
-    if (!check.ok) return { ok: false, error: `The tool parameters are invalid: ${redactText(check.message)}` };
+    if (!check.ok) return { ok: false, error: `The tool parameters are invalid: ${excerpt(check.message)}` };
     const outcome = await deps.governor.execute({
       ownerId: deps.ownerId,
       envelope: deps.envelope,
@@ -44,12 +44,18 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     });
     if (outcome.status === 'denied') return { ok: false, error: TOOL_DENIED };
     if (!outcome.result.ok) {
-      return { ok: false, error: `The tool reported a failure: ${redactThenTruncate(outcome.result.error, MAX_TOOL_ERROR_BYTES).text}` };
+      return { ok: false, error: `The tool reported a failure: ${excerpt(outcome.result.error)}` };
     }
     // Measured before parsing, so an over-large output is never also held as a parsed copy.
     if (Buffer.byteLength(outcome.result.output, 'utf8') > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
     return { ok: true, output: parseOutput(outcome.result.output) };
   };
+}
+
+/** Redacted, at most MAX_TOOL_ERROR_BYTES, and marked when cut (validator messages name the caller's fields). */
+function excerpt(text: string): string {
+  const cut = redactThenTruncate(text, MAX_TOOL_ERROR_BYTES);
+  return cut.truncated ? `${cut.text}…` : cut.text;
 }
 
 function parseOutput(output: string): unknown {
