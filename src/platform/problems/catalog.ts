@@ -9,7 +9,9 @@ export type ProblemCode =
   | 'method-not-allowed'
   | 'run-not-streamable'
   | 'conflict'
+  | 'request-timeout'
   | 'payload-too-large'
+  | 'header-fields-too-large'
   | 'rate-limited'
   | 'internal'
   | 'unavailable'
@@ -32,7 +34,13 @@ export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Objec
   'method-not-allowed': { status: 405, title: 'Method not allowed', meaning: 'The path exists but not with this method; `Allow` lists the methods.' },
   'run-not-streamable': { status: 409, title: 'Run not streamable', meaning: 'The bundle run is not a queued run reserved for a stream.' },
   conflict: { status: 409, title: 'Conflict', meaning: 'The resource is in a state that forbids the operation (live run, finished run, cap reached).' },
+  'request-timeout': { status: 408, title: 'Request timeout', meaning: 'The request line, headers or body did not arrive in time; the connection is closed.' },
   'payload-too-large': { status: 413, title: 'Payload too large', meaning: 'The body is over the route’s size cap; refused before reading.' },
+  'header-fields-too-large': {
+    status: 431,
+    title: 'Request header fields too large',
+    meaning: 'The request headers are larger than the host reads; the connection is closed.',
+  },
   'rate-limited': { status: 429, title: 'Too many requests', meaning: 'A rate limit or concurrency cap was reached; `Retry-After` says when to retry.' },
   internal: { status: 500, title: 'Bundle operation failed', meaning: 'An unexpected error; the details are in the host log only.' },
   unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached.' },
