@@ -13,6 +13,7 @@ import { ArchiveRejected, archiveGuardDetail } from './archive/index.js';
 import { meterRequestBody } from './body-meter.js';
 import { bundlesDisabled, uploadFieldMissing, uploadHasSeveralFiles } from './problems.js';
 import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './receive-upload.js';
+import { RUN_STREAM_CLIENT_TOO_SLOW } from './run-errors.js';
 import type { RunStream } from './run-stream.js';
 import {
   BundleRunResponseSchema,
@@ -201,7 +202,7 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBa
   });
   const onEnd = (): void => {
     const reason: unknown = sse.signal.reason;
-    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel();
+    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel(isSseAbortError(reason) && reason.code === 'slow-consumer' ? RUN_STREAM_CLIENT_TOO_SLOW : undefined);
   };
   sse.signal.addEventListener('abort', onEnd, { once: true });
   try {

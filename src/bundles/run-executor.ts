@@ -10,7 +10,7 @@ import type { BundleFrame } from './bundle-frame.js';
 import type { AgentRuntime } from './agent-runtime.js';
 import type { ConversationSession, ConversationStore } from './conversation-store.js';
 import type { HandleStore } from './handle-store.js';
-import { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_UNHANDLED_EXCEPTION, type RunError } from './run-errors.js';
+import { cancellationError, RUN_HANDLE_EXPIRED, RUN_UNHANDLED_EXCEPTION, type RunError } from './run-errors.js';
 import type { BundleRunRecord, LiveRunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
 import { failRun, startRun, succeedRun } from './run-transitions.js';
@@ -81,7 +81,7 @@ export class RunExecutor {
       await this.#finish(succeedRun(running, result, usage, this.#o.clock.now()));
       emit({ type: 'RUN_FINISHED', threadId: record.handle, runId: record.jobId });
     } catch (error) {
-      if (signal.aborted) return await this.#fail(run, RUN_CANCELLED, emit);
+      if (signal.aborted) return await this.#fail(run, cancellationError(signal), emit);
       this.#o.log.error({ err: error, jobId: record.jobId }, 'bundle run failed with an unhandled exception');
       await this.#fail(run, RUN_UNHANDLED_EXCEPTION, emit);
     } finally {

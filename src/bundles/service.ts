@@ -155,7 +155,7 @@ export class BundleService {
     void this.#o.executor.execute(run);
     return {
       frames: (signal) => run.log.read(0, signal),
-      cancel: () => run.controller.abort(new DOMException(RUN_CANCELLED, 'AbortError')),
+      cancel: (reason = RUN_CANCELLED) => run.controller.abort(new DOMException(reason, 'AbortError')),
       release: () => slot.release(),
     };
   }
