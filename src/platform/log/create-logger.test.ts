@@ -41,6 +41,16 @@ describe('createLogger', () => {
     expect(note).not.toContain('ghp_');
   });
 
+  it('redacts secrets glued to a word or written with JSON escapes, in fields and messages', () => {
+    const { lines, destination } = capture();
+    const escaped = `token \\u0067hp_${githubToken.slice(4)}`;
+    createLogger({ destination }).warn({ detail: `key${githubToken}`, body: escaped }, escaped);
+    const line = JSON.parse(lines[0]!) as { detail: string; body: string; msg: string };
+    expect(line.detail).toBe('key[REDACTED]');
+    expect(line.body).toBe('token [REDACTED]');
+    expect(line.msg).toBe('token [REDACTED]');
+  });
+
   it('leaves the logged object itself untouched', () => {
     const { destination } = capture();
     const fields = { text: 'z'.repeat(50) };
