@@ -102,10 +102,10 @@ function secretLength(found: RegExpExecArray): number {
 }
 
 function isAccepted(rule: SecretRule, text: string, start: number, secretStart: number, secretEnd: number): boolean {
-  const glued = rule.gluedAccept !== undefined && start > 0 && isWordCharacter(text.charCodeAt(start - 1));
-  if (rule.accept === undefined && !glued && secretEnd - secretStart !== REDACTED.length) return true;
+  const gluedAccept = start > 0 && isWordCharacter(text.charCodeAt(start - 1)) ? rule.gluedAccept : undefined;
+  if (rule.accept === undefined && gluedAccept === undefined && secretEnd - secretStart !== REDACTED.length) return true;
   const secret = text.slice(secretStart, secretEnd);
-  return secret !== REDACTED && (rule.accept?.(secret) ?? true) && (!glued || rule.gluedAccept!(secret));
+  return secret !== REDACTED && (rule.accept?.(secret) ?? true) && (gluedAccept?.(secret) ?? true);
 }
 
 /** ASCII letters and digits: what "glued to the word before" means. */
