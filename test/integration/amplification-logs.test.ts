@@ -6,15 +6,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/log/index.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../helpers/fake-openai-server.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { startRssProbe } from '../helpers/rss-probe.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { bundleSettings, registerHandle, settled, startJob } from './bundles-harness.js';
 
-const lines: string[] = [];
+const { lines, destination } = captureLog();
 let base: string;
 let fake: FakeOpenAIServer;
 let t: TestApp;
@@ -26,13 +26,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAIServer(() =>
     ++call % 2 === 1 ? { type: 'stream', steps: [{ toolCall: { name: 'http_fetch', argumentChunks: [loud] } }] } : { type: 'stream', steps: [{ text: 'done' }] },
   );
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter((line) => line !== ''));
-      done();
-    },
-  });
-  const logger = createLogger({ level: 'info', maxStringLength: 8192, destination: destination as unknown as NodeJS.WritableStream & { write(msg: string): void } });
+  const logger = createLogger({ level: 'info', maxStringLength: 8192, destination });
   t = await buildTestApp({
     settings: bundleSettings(join(base, 'root'), {
       ChatModel: { Provider: 'OpenAI', Endpoint: `${fake.url}/v1`, Model: 'fake', ApiKey: 'sk-test' },

@@ -4,11 +4,11 @@
 // unchanged, unknown methods on known paths as 405 with Allow, bytes that are not text refused, and a
 // flood of forged tokens logged as one line per reason per interval.
 import { connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { createLogger } from '../../src/platform/log/index.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { buildTestApp, merge, ANONYMOUS_DEV, type TestApp } from '../helpers/test-app.js';
 
 const apps: TestApp[] = [];
@@ -29,9 +29,9 @@ async function serve(settings: Record<string, unknown> = ANONYMOUS_DEV, logger?:
 }
 
 /** Sends raw bytes on a fresh connection and resolves with everything the server wrote before closing. */
-function raw(port: number, request: string | Buffer): Promise<string> {
+function raw(port: number, request: string | Buffer, localAddress?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
     sockets.push(socket);
     let received = '';
     socket.setEncoding('latin1');
@@ -130,16 +130,7 @@ describe('connection caps', () => {
     const { port } = await serve(merge(ANONYMOUS_DEV, { AppConfig: { Http: { MaxConnectionsPerAddress: 8 } } }));
     await Promise.all(Array.from({ length: 40 }, () => hold(port)));
     // 127.0.0.2 is another loopback address on Linux: a different client as far as the cap is concerned.
-    const res = await new Promise<string>((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
-      sockets.push(socket);
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    });
+    const res = await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', '127.0.0.2');
     expect(parseResponse(res).status).toBe(200);
   });
 });
@@ -152,14 +143,8 @@ describe('token refusals in the log', () => {
   afterAll(async () => idp.close());
 
   it('logs a flood of forged tokens as one line per reason, carrying the count', async () => {
-    const lines: Array<{ msg: string; reason?: string; count?: number }> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as (typeof lines)[number]);
-        done();
-      },
-    });
-    const logger = createLogger({ level: 'warn', destination: destination as unknown as NodeJS.WritableStream & { write(msg: string): void } });
+    const log = captureLog();
+    const logger = createLogger({ level: 'warn', destination: log.destination });
     const { t } = await serve(idpSettings(idp), logger);
     const honest = await idp.mintToken({ sub: 'flood' });
     const [header, payload] = honest.split('.');
@@ -168,7 +153,8 @@ describe('token refusals in the log', () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/tools', headers: bearer(forged) });
       expect(res.statusCode).toBe(401);
     }
-    const refusals = () => lines.filter((line) => line.msg === 'bearer authentication failed');
+    const refusals = () =>
+      log.lines.map((line) => JSON.parse(line) as { msg: string; reason?: string; count?: number }).filter((line) => line.msg === 'bearer authentication failed');
     expect(refusals()).toHaveLength(1);
     await t.close();
     apps.splice(apps.indexOf(t), 1);

@@ -3,7 +3,7 @@
 // bound is not kept: the step fails with a fixed text, so a chain of steps whose templates repeat
 // earlier outputs cannot grow the run's record (and its poll body) without limit.
 import { jsonSize } from '../definition/json-size.js';
-import type { StepOutcome, StepRunner, StepRunners } from '../engine/step-runner.js';
+import { mapStepRunners, type StepOutcome, type StepRunners } from '../engine/step-runner.js';
 import { runOutputTooLarge, stepOutputTooLarge } from './step-failures.js';
 import type { StepLimits } from './step-limits.js';
 
@@ -18,13 +18,5 @@ export function boundOutputs(runners: StepRunners, limits: Pick<StepLimits, 'max
     kept += size;
     return outcome;
   };
-  const wrap = (runner: StepRunner): StepRunner => async (context) => check(await runner(context));
-  return {
-    LlmCall: wrap(runners.LlmCall),
-    ToolUse: wrap(runners.ToolUse),
-    HumanGate: wrap(runners.HumanGate),
-    ConditionalBranch: wrap(runners.ConditionalBranch),
-    SubPlanInvocation: wrap(runners.SubPlanInvocation),
-    RetrievalPlan: wrap(runners.RetrievalPlan),
-  };
+  return mapStepRunners(runners, (runner) => async (context) => check(await runner(context)));
 }
