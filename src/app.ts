@@ -11,9 +11,11 @@ import { createAuthenticator, type Authenticator } from './platform/auth/index.j
 import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
 import {
+  clientErrorHandler,
   installAuthentication,
   installProblemHandlers,
   installRateLimits,
+  limitConnections,
   parseJsonBody,
   ProblemDetailsSchema,
   sendProblem,
@@ -74,6 +76,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 512 },
+    // What Node's parser refuses (malformed, oversized headers, unknown methods) is a problem document too.
+    clientErrorHandler,
     // Errors the router raises before any route runs (bad percent-escapes, over-long path
     // parameters) are problem documents too, and never echo the path.
     frameworkErrors: (error, _request, reply) => {
@@ -89,15 +93,16 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
+      done(null, parseJsonBody(body));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
 
   installProblemHandlers(app);
+  limitConnections(app.server, config.http);
   app.addSchema(ProblemDetailsSchema);
   await app.register(swagger, buildOpenApiOptions());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });

@@ -15,6 +15,8 @@ export interface ConversationLimits {
   readonly temperature?: number;
   /** UTF-8 size above which TOOL_CALL_ARGS.delta / TOOL_CALL_RESULT.content are withheld; ≥ 0. */
   readonly frameCeilingBytes: number;
+  /** UTF-8 size above which a tool's output is not handed to the model (a notice is, instead); ≥ 1. */
+  readonly maxToolResultBytes: number;
 }
 
 export interface ConversationInput {

@@ -89,7 +89,7 @@ function harness(model: ChatModel, overrides: Overrides = {}) {
     signal: new AbortController().signal,
     emit: (event) => events.push(event),
     ...overrides,
-    limits: { maxModelCallsPerTurn: 5, lifetimeTokenBudget: 1_000_000, frameCeilingBytes: 65_536, ...overrides.limits },
+    limits: { maxModelCallsPerTurn: 5, lifetimeTokenBudget: 1_000_000, frameCeilingBytes: 65_536, maxToolResultBytes: 1_048_576, ...overrides.limits },
   };
   return { input, events, executeTool, run: () => runConversation(input) };
 }
@@ -648,6 +648,18 @@ describe('runConversation: redaction and withholding', () => {
     // The model still sees everything; withholding is a stream matter.
     expect(requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([big, 'x'.repeat(64)]);
     await expectValidStream(events);
+  });
+
+  it('hands the model a notice instead of a tool result over maxToolResultBytes, and says the same on the stream', async () => {
+    const { model, requests } = scriptedModel(callTools(toolCall('big', 'calculator', evaluate('1')), toolCall('fits', 'calculator', evaluate('2'))), say('ok'));
+    const { run, events, executeTool } = harness(model, { limits: { maxToolResultBytes: 16 } });
+    executeTool.mockImplementation((call) => Promise.resolve({ status: 'succeeded', output: call.toolCallId === 'big' ? 'é'.repeat(9) : 'é'.repeat(8) }));
+    const outcome = await run();
+    const notice = 'The tool call succeeded, but its result was larger than the 16 bytes passed to the model, so it was not passed on.';
+    expect(requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([notice, 'é'.repeat(8)]);
+    const result = events.find((e) => e.type === 'TOOL_CALL_RESULT' && e.toolCallId === 'big');
+    expect(result).toMatchObject({ content: notice });
+    expect(outcome.conversationSucceeded).toBe(true);
   });
 
   it('never withholds text deltas', async () => {

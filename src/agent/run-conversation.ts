@@ -84,6 +84,7 @@ async function runTurn(state: RunState): Promise<TurnEnd> {
         emit: input.emit,
         signal: input.signal,
         frameCeilingBytes: input.limits.frameCeilingBytes,
+        maxToolResultBytes: input.limits.maxToolResultBytes,
         parentMessageId: step.messageId,
       });
       state.transcript.add(
@@ -166,5 +167,6 @@ function assertValidInput(input: ConversationInput): void {
   if (!Number.isInteger(input.maxTurns) || input.maxTurns < 1) throw new RangeError('maxTurns must be an integer ≥ 1');
   if (!Number.isInteger(maxModelCallsPerTurn) || maxModelCallsPerTurn < 1) throw new RangeError('maxModelCallsPerTurn must be an integer ≥ 1');
   if (!(frameCeilingBytes >= 0)) throw new RangeError('frameCeilingBytes must be ≥ 0');
+  if (!(input.limits.maxToolResultBytes >= 1)) throw new RangeError('maxToolResultBytes must be ≥ 1');
   if (Number.isNaN(lifetimeTokenBudget)) throw new RangeError('lifetimeTokenBudget must be a number');
 }

@@ -1,8 +1,9 @@
 // One tool call, after the model step that asked for it: TOOL_CALL_START, ARGS (complete, redacted,
 // withheld above the ceiling) and END back to back, then the call is resolved — unknown tool →
 // denied, unusable arguments → refused, else executeTool — and TOOL_CALL_RESULT carries the same
-// text the model is told, except that a refusal's host-written reason goes to the model only (the
-// frame keeps the generic failure, SPEC.md). Returns the model's text.
+// text the model is told (an output over maxToolResultBytes is replaced by a notice), except that a
+// refusal's host-written reason goes to the model only (the frame keeps the generic failure, SPEC.md).
+// Returns the model's text.
 import { redactText } from '../platform/redaction/index.js';
 import type { IdGenerator } from '../platform/clock/index.js';
 import { abortReason as abortError, throwIfAborted, untilAborted } from '../platform/abort/index.js';
@@ -12,7 +13,7 @@ import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool
 import { toolCallArgsFrame, toolCallResultFrame } from './frame-ceiling.js';
 import type { PreparedToolCall } from './prepare-tool-calls.js';
 import { readToolArguments } from './read-tool-arguments.js';
-import { refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT } from './tool-result-content.js';
+import { refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, toolResultTooLargeContent } from './tool-result-content.js';
 
 export interface ToolCallScope {
   /** The usable tools by exact name (indexTools). */
@@ -22,6 +23,7 @@ export interface ToolCallScope {
   readonly emit: (event: AgentEvent) => void;
   readonly signal: AbortSignal;
   readonly frameCeilingBytes: number;
+  readonly maxToolResultBytes: number;
   /** The assistant message of the same model step, when it started. */
   readonly parentMessageId: string | undefined;
 }
@@ -48,6 +50,8 @@ async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope):
   const execution = await execute(request, scope);
   switch (execution.status) {
     case 'succeeded':
+      // Measured before redaction: an over-large output is neither scanned nor kept in the transcript.
+      if (Buffer.byteLength(execution.output, 'utf8') > scope.maxToolResultBytes) return toolResultTooLargeContent(scope.maxToolResultBytes);
       return redactText(execution.output);
     case 'denied':
       return TOOL_DENIED_CONTENT;

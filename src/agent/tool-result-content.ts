@@ -5,6 +5,10 @@
 /** Content of a refused call (unknown tool, or the governor said no). */
 export const TOOL_DENIED_CONTENT = 'Tool call denied by policy.';
 
+/** Content of a call whose output was larger than the model is handed (never cut: replaced, and said so). */
+export const toolResultTooLargeContent = (maxBytes: number): string =>
+  `The tool call succeeded, but its result was larger than the ${maxBytes} bytes passed to the model, so it was not passed on.`;
+
 /** Content of a call that ran and failed, or that threw. */
 export const TOOL_FAILED_CONTENT = 'The tool call failed.';
 

@@ -39,6 +39,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     limits: {
       ttlMs: config.conversations.ttlMs,
       maxHistoryMessages: config.conversations.maxHistoryMessages,
+      maxHistoryBytes: config.conversations.maxHistoryBytes,
       maxLifetimeTokens: config.conversations.maxLifetimeTokens,
     },
   });
@@ -53,6 +54,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     limits: {
       maxModelCallsPerTurn: config.conversations.maxModelCallsPerTurn,
       frameCeilingBytes: bundles.streamFrameCeilingBytes,
+      maxToolResultBytes: config.conversations.maxToolResultBytes,
       maxLifetimeTokens: config.conversations.maxLifetimeTokens,
     },
     log,

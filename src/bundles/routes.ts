@@ -14,6 +14,7 @@ import { meterRequestBody } from './upload/body-meter.js';
 import { bundlesDisabled, uploadFieldMissing, uploadHasSeveralFiles } from './problems.js';
 import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './upload/receive-upload.js';
 import type { RunStream } from './runs/run-stream.js';
+import { RUN_STREAM_CLIENT_TOO_SLOW } from './runs/run-errors.js';
 import {
   BundleRunResponseSchema,
   HandleListSchema,
@@ -236,7 +237,7 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBa
   });
   const onEnd = (): void => {
     const reason: unknown = sse.signal.reason;
-    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel();
+    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel(isSseAbortError(reason) && reason.code === 'slow-consumer' ? RUN_STREAM_CLIENT_TOO_SLOW : undefined);
   };
   sse.signal.addEventListener('abort', onEnd, { once: true });
   try {

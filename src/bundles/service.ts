@@ -204,7 +204,7 @@ export class BundleService {
     if (!claimed) throw runNotStreamable();
     return {
       frames: (signal) => log.read(0, signal),
-      cancel: () => void this.#o.engine.cancel(key, RUN_CANCELLED),
+      cancel: (reason = RUN_CANCELLED) => void this.#o.engine.cancel(key, reason),
       release: () => {
         if (this.#o.frameLogs.get(jobId) === log) this.#o.frameLogs.delete(jobId);
         slot.release();

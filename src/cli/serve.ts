@@ -80,7 +80,7 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
     return 1;
   }
   const { config } = loaded;
-  const logger = createLogger({ level: config.logging.level, destination: pino.destination(2) });
+  const logger = createLogger({ level: config.logging.level, maxStringLength: config.logging.maxStringLength, destination: pino.destination(2) });
   for (const warning of loaded.warnings) logger.warn(warning);
 
   let storage: Storage;

@@ -34,6 +34,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<void
         maxModelCallsPerTurn: config.conversations.maxModelCallsPerTurn,
         lifetimeTokenBudget: config.conversations.maxLifetimeTokens,
         frameCeilingBytes: config.bundleExecution.streamFrameCeilingBytes,
+        maxToolResultBytes: config.conversations.maxToolResultBytes,
       },
       pricing: config.chatModel.pricing,
       log,

@@ -29,6 +29,7 @@ function model(overrides: Partial<ChatModelConfig> = {}, extra: Partial<ChatMode
     apiVersion: null,
     timeoutSeconds: 5,
     maxOutputTokens: 512,
+    maxPromptBytes: 2_097_152,
     temperature: null,
     pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
     scriptPath: null,

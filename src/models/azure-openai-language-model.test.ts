@@ -26,6 +26,7 @@ function config(overrides: Partial<ChatModelConfig> = {}): ChatModelConfig {
     apiVersion: null,
     timeoutSeconds: 5,
     maxOutputTokens: 128,
+    maxPromptBytes: 2_097_152,
     temperature: null,
     pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
     scriptPath: null,

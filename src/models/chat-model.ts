@@ -64,7 +64,9 @@ export type ChatModelErrorCode =
   | 'authentication'
   | 'bad-request'
   | 'invalid-response'
-  | 'aborted';
+  | 'aborted'
+  /** Refused before sending: the request is larger than ChatModel:MaxPromptBytes. */
+  | 'prompt-too-large';
 
 /** A model failure. `message` is caller-safe (no upstream body, no key); `cause` goes to the log. */
 export class ChatModelError extends Error {

@@ -10,6 +10,7 @@ const base: ChatModelConfig = {
   apiVersion: null,
   timeoutSeconds: 120,
   maxOutputTokens: 4096,
+  maxPromptBytes: 2_097_152,
   temperature: null,
   pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
   scriptPath: null,

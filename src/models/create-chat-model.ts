@@ -1,6 +1,7 @@
 // Builds the configured chat model (ChatModel:Provider), or null when none is configured.
 // Connection settings come from config only; a missing or malformed one throws at start-up with
-// the key named. The API key is handed to the SDK and nowhere else.
+// the key named. The API key is handed to the SDK and nowhere else. Every model is wrapped so no
+// request larger than ChatModel:MaxPromptBytes is ever sent.
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { systemClock, type Clock } from '../platform/clock/index.js';
 import type { ChatModelConfig } from '../platform/config/index.js';
@@ -8,6 +9,7 @@ import { createAnthropicLanguageModel } from './anthropic-language-model.js';
 import { endpointOrigin } from './api-base-url.js';
 import { createAzureOpenAILanguageModel } from './azure-openai-language-model.js';
 import type { ChatModel } from './chat-model.js';
+import { limitPromptBytes } from './limit-prompt-bytes.js';
 import type { ModelLog } from './model-log.js';
 import { createOpenAILanguageModel } from './openai-language-model.js';
 import { createScriptedModel } from './scripted/create-scripted-model.js';
@@ -32,7 +34,7 @@ export function createChatModel(config: ChatModelConfig, deps: ChatModelDeps): C
   if (provider === 'Scripted') {
     const model = createScriptedModel({ scriptPath: config.scriptPath, modelId: config.model ?? 'scripted' });
     deps.log.info({ provider, model: model.modelId, script: config.scriptPath ?? 'built-in' }, 'Chat model configured.');
-    return model;
+    return limitPromptBytes(model, config.maxPromptBytes);
   }
   const model = createSdkChatModel({
     provider,
@@ -46,5 +48,5 @@ export function createChatModel(config: ChatModelConfig, deps: ChatModelDeps): C
     sleep: deps.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal })),
   });
   deps.log.info({ provider, model: model.modelId, endpoint: endpointOrigin(config.endpoint) }, 'Chat model configured.');
-  return model;
+  return limitPromptBytes(model, config.maxPromptBytes);
 }

@@ -4,6 +4,7 @@ export * from './chat-model.js';
 export type { JsonSchema } from './json-schema.js';
 export type { ModelLog } from './model-log.js';
 export { createChatModel, type ChatModelDeps } from './create-chat-model.js';
+export { promptBytes } from './limit-prompt-bytes.js';
 export { createScriptedModel, type ScriptedModelOptions } from './scripted/create-scripted-model.js';
 export { loadScript } from './scripted/load-script.js';
 export type { ScriptRule, ScriptToolCall } from './scripted/script-rule.js';

@@ -44,6 +44,7 @@ function model(overrides: Partial<ChatModelConfig> = {}, extra: Partial<ChatMode
     apiVersion: null,
     timeoutSeconds: 5,
     maxOutputTokens: 256,
+    maxPromptBytes: 2_097_152,
     temperature: null,
     pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
     scriptPath: null,

@@ -10,6 +10,8 @@ export function invalidDefinition(diagnostics: readonly Diagnostic[]): ProblemEr
   });
 }
 
+/** A run certain to pass a size bound (expanded steps, a template rendered from the input alone). */
+export const runTooLarge = (detail: string): ProblemError => new ProblemError('validation-failed', detail);
 export const workflowNotFound = (): ProblemError =>
   new ProblemError('not-found', 'Workflow not found. It may never have existed, was deleted, or belongs to a different caller.');
 

@@ -35,6 +35,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
       governor: context.governor,
       validator: context.validator,
       knowledge: context.knowledge,
+      limits: workflows,
     },
   });
   const openStreams = new Map<SseStream, Promise<void>>();

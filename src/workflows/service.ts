@@ -59,6 +59,7 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
     ids,
     logger: deps.logger,
     maxActiveRunsPerOwner: config.maxActiveRunsPerOwner,
+    stepLimits: deps.steps.limits,
   });
   return { definitions, runs, store: runStore };
 }

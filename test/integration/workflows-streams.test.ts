@@ -32,7 +32,7 @@ describe('progress stream', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await buildTestApp({ settings: workflowSettings(), deps: { chatModel: held.model } });
+    t = await buildTestApp({ settings: workflowSettings({ Workflows: { MaxStepOutputBytes: 2_000_000 } }), deps: { chatModel: held.model } });
     base = await listen(t);
   });
   afterAll(async () => t.close());

@@ -1,7 +1,8 @@
 // Runs one agent conversation for a bundle run or a delegated sub-agent: the tools offered are the
 // effective set (grant ∩ request), every call goes through the governor, and `delegate_task` runs a
-// host agent under the SAME envelope one level deeper (at most MAX_DELEGATION_DEPTH levels). With no
-// chat model configured the conversation fails with a caller-safe error; the run itself succeeds.
+// host agent under the SAME envelope one level deeper (at most MAX_DELEGATION_DEPTH levels), with no
+// more tokens than the delegating conversation has left. With no chat model configured the
+// conversation fails with a caller-safe error; the run itself succeeds.
 import { runConversation, type AgentEvent, type ConversationOutcome } from '../../agent/index.js';
 import type { ChatMessage, ChatModel } from '../../models/index.js';
 import type { IdGenerator } from '../../platform/clock/index.js';
@@ -21,6 +22,7 @@ import { toAgentTool } from './to-agent-tool.js';
 export const MAX_DELEGATION_DEPTH = 2;
 export const DELEGATION_TOO_DEEP = `Sub-agents may not delegate beyond ${MAX_DELEGATION_DEPTH} levels.`;
 export const UNKNOWN_HOST_AGENT = 'No host agent has that id.';
+export const NO_BUDGET_TO_DELEGATE = 'The conversation has no token budget left to give a sub-agent.';
 
 export interface ConverseInput {
   readonly ownerId: string;
@@ -45,7 +47,12 @@ export interface AgentRuntimeOptions {
   readonly ids: IdGenerator;
   readonly hostAgents: HostAgents;
   readonly scopes: DelegationScopes;
-  readonly limits: { readonly maxModelCallsPerTurn: number; readonly frameCeilingBytes: number; readonly maxLifetimeTokens: number };
+  readonly limits: {
+    readonly maxModelCallsPerTurn: number;
+    readonly frameCeilingBytes: number;
+    readonly maxToolResultBytes: number;
+    readonly maxLifetimeTokens: number;
+  };
   readonly log: { info(details: object, message: string): void };
 }
 
@@ -65,8 +72,10 @@ export class AgentRuntime {
       (tool) => narrowed === null || decideTool(narrowed, tool.descriptor.name).allowed,
     );
     const delegated: UsageTally = { inputTokens: 0, outputTokens: 0 };
+    const own: UsageTally = { inputTokens: 0, outputTokens: 0 };
+    const remainingTokens = (): number => input.tokenBudget - total(own) - total(delegated);
     const outcome = await runConversation({
-      model: chatModel,
+      model: tallyUsage(chatModel, own),
       systemPrompt: input.systemPrompt,
       history: input.history,
       userMessages: input.userMessages,
@@ -74,13 +83,18 @@ export class AgentRuntime {
       tools: tools.map(toAgentTool),
       executeTool: governedExecuteTool({
         tools,
-        scope: { ownerId: input.ownerId, envelope: input.envelope, depth: input.depth, usage: delegated },
+        scope: { ownerId: input.ownerId, envelope: input.envelope, depth: input.depth, usage: delegated, remainingTokens },
         scopes: this.#options.scopes,
         governor: this.#options.governor,
         validator: this.#options.validator,
         log: this.#options.log,
       }),
-      limits: { maxModelCallsPerTurn: limits.maxModelCallsPerTurn, lifetimeTokenBudget: input.tokenBudget, frameCeilingBytes: limits.frameCeilingBytes },
+      limits: {
+        maxModelCallsPerTurn: limits.maxModelCallsPerTurn,
+        lifetimeTokenBudget: input.tokenBudget,
+        frameCeilingBytes: limits.frameCeilingBytes,
+        maxToolResultBytes: limits.maxToolResultBytes,
+      },
       ids: this.#options.ids,
       signal: input.signal,
       emit: input.emit,
@@ -101,6 +115,9 @@ export class AgentRuntime {
     if (scope.depth >= MAX_DELEGATION_DEPTH) return toolFailure(DELEGATION_TOO_DEEP);
     const host = await this.#options.hostAgents.find(agent);
     if (host === undefined) return toolFailure(UNKNOWN_HOST_AGENT);
+    // A sub-agent spends from its parent's budget: it is given what the parent has left, never more.
+    const tokenBudget = Math.min(scope.remainingTokens(), this.#options.limits.maxLifetimeTokens);
+    if (tokenBudget <= 0) return toolFailure(NO_BUDGET_TO_DELEGATE);
     const outcome = await this.converse({
       ownerId: scope.ownerId,
       envelope: scope.envelope,
@@ -109,7 +126,7 @@ export class AgentRuntime {
       history: [],
       userMessages: [task],
       maxTurns: 1,
-      tokenBudget: this.#options.limits.maxLifetimeTokens,
+      tokenBudget,
       depth: scope.depth + 1,
       signal: context.signal,
       emit: () => undefined,
@@ -118,6 +135,26 @@ export class AgentRuntime {
     scope.usage.outputTokens += outcome.usage.outputTokens;
     if (!outcome.conversationSucceeded) return toolFailure(outcome.conversationError ?? 'The sub-agent failed.');
     return toolSuccess(outcome.finalResponse);
+  };
+}
+
+const total = (usage: UsageTally): number => usage.inputTokens + usage.outputTokens;
+
+/** The same model, adding the usage each call reports to `tally` as it finishes. */
+function tallyUsage(model: ChatModel, tally: UsageTally): ChatModel {
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    async *stream(request) {
+      for await (const part of model.stream(request)) {
+        if (part.type === 'finish') {
+          tally.inputTokens += part.usage.inputTokens;
+          tally.outputTokens += part.usage.outputTokens;
+        }
+        yield part;
+      }
+    },
   };
 }
 

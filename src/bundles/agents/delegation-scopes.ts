@@ -1,5 +1,5 @@
 // What a `delegate_task` call needs to know about the run that made it — owner, envelope, nesting
-// depth, where to add the sub-agent's token usage — found through the call's own AbortSignal (the one
+// depth, the tokens its conversation has left, where to add the sub-agent's token usage — found through the call's own AbortSignal (the one
 // object the governor hands a tool unchanged). A WeakMap, so a finished call leaves nothing behind.
 import type { EffectiveEnvelope } from '../../platform/envelope/index.js';
 
@@ -15,6 +15,8 @@ export interface DelegationScope {
   readonly depth: number;
   /** Receives the usage of sub-agents this call runs. */
   readonly usage: UsageTally;
+  /** Tokens the delegating conversation may still spend (its budget less its own and its sub-agents' usage). */
+  remainingTokens(): number;
 }
 
 export class DelegationScopes {

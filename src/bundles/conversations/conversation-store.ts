@@ -25,6 +25,7 @@ export interface ConversationState {
 export interface ConversationLimits {
   readonly ttlMs: number;
   readonly maxHistoryMessages: number;
+  readonly maxHistoryBytes: number;
   readonly maxLifetimeTokens: number;
 }
 
@@ -76,11 +77,11 @@ export class ConversationStore {
       const key = { collection: STATES, ownerId: owner.ownerId, id: conversationId };
       const state = (await this.#storage.records.touch<ConversationState>(key, this.#limits.ttlMs))?.data ?? { messages: [], tokensUsed: 0 };
       return {
-        history: historyWindow(state.messages, this.#limits.maxHistoryMessages),
+        history: historyWindow(state.messages, this.#limits.maxHistoryMessages, this.#limits.maxHistoryBytes),
         remainingTokens: this.#limits.maxLifetimeTokens - state.tokensUsed,
         commit: async (newMessages, tokens) => {
           const now = this.#clock.now();
-          const messages = [...state.messages, ...newMessages].slice(-this.#limits.maxHistoryMessages);
+          const messages = historyWindow([...state.messages, ...newMessages], this.#limits.maxHistoryMessages, this.#limits.maxHistoryBytes);
           await this.#storage.records.put<ConversationState>({
             ...key,
             createdAt: now,

@@ -11,7 +11,7 @@ import type { AgentRuntime } from '../agents/agent-runtime.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
 import type { BundleFrame } from './bundle-frame.js';
-import { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_UNHANDLED_EXCEPTION, type RunError } from './run-errors.js';
+import { cancellationError, RUN_HANDLE_EXPIRED, RUN_UNHANDLED_EXCEPTION, type RunError } from './run-errors.js';
 import type { LiveRunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
 import { failRun, startRun, succeedRun } from './run-transitions.js';
@@ -93,7 +93,7 @@ export class RunExecutor {
     } catch (error) {
       const cause = stopCause(signal);
       if (cause === 'lease-lost') return;
-      if (cause !== null) return await this.#fail(current, live, RUN_CANCELLED, emit);
+      if (cause !== null) return await this.#fail(current, live, cancellationError(signal), emit);
       this.#o.log.error({ err: error, jobId: record.jobId }, 'bundle run failed with an unhandled exception');
       await this.#fail(current, live, RUN_UNHANDLED_EXCEPTION, emit);
     } finally {

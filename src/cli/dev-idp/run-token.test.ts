@@ -42,6 +42,7 @@ describe('portcullis token', () => {
         allowAnonymous: false,
         anonymousRoles: [],
         jwksRefreshCooldownMs: 30_000,
+        refusalLogIntervalMs: 60_000,
       },
       { clock: systemClock, log: { warn: () => undefined } },
     );

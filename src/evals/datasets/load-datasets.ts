@@ -10,6 +10,7 @@ import { readDatasetText } from './read-dataset-text.js';
 export interface DatasetSourceConfig {
   readonly datasetRoots: readonly string[];
   readonly maxDatasetBytes: number;
+  readonly maxAssertionsPerCase: number;
 }
 
 export async function resolveDatasetFiles(config: DatasetSourceConfig, names: readonly string[], log: ListLog): Promise<DatasetFile[]> {
@@ -24,6 +25,6 @@ export async function resolveDatasetFiles(config: DatasetSourceConfig, names: re
 export async function loadDatasets(config: DatasetSourceConfig, names: readonly string[], log: ListLog): Promise<Dataset[]> {
   const files = await resolveDatasetFiles(config, names, log);
   const datasets: Dataset[] = [];
-  for (const file of files) datasets.push(parseDataset(file, await readDatasetText(file, config.maxDatasetBytes)));
+  for (const file of files) datasets.push(parseDataset(file, await readDatasetText(file, config.maxDatasetBytes), config));
   return datasets;
 }

@@ -3,9 +3,10 @@ import { DatasetInvalid } from './dataset-invalid.js';
 import { DEFAULT_CASE_TIMEOUT_MS, parseDataset } from './parse-dataset.js';
 import { DEFAULT_SYSTEM_PROMPT } from './read-subject.js';
 
-const yaml = (text: string) => parseDataset({ name: 'd', fileName: 'd.yaml', format: 'yaml' }, text);
-const json = (value: unknown) => parseDataset({ name: 'd', fileName: 'd.json', format: 'json' }, JSON.stringify(value));
-const jsonl = (text: string) => parseDataset({ name: 'd', fileName: 'd.jsonl', format: 'jsonl' }, text);
+const LIMITS = { maxAssertionsPerCase: 50 };
+const yaml = (text: string) => parseDataset({ name: 'd', fileName: 'd.yaml', format: 'yaml' }, text, LIMITS);
+const json = (value: unknown) => parseDataset({ name: 'd', fileName: 'd.json', format: 'json' }, JSON.stringify(value), LIMITS);
+const jsonl = (text: string) => parseDataset({ name: 'd', fileName: 'd.jsonl', format: 'jsonl' }, text, LIMITS);
 
 function problem(parse: () => unknown): string {
   try {
@@ -80,6 +81,12 @@ cases:
     expect(problem(one({ type: 'llm-rubric', value: '' }))).toMatch(/must be a non-empty string/);
   });
 
+  it('accepts MaxAssertionsPerCase assertions on a case and refuses one more, naming the case', () => {
+    const withAssertions = (n: number) => ({ cases: [{ id: 'c', input: 'x', assert: Array.from({ length: n }, () => ({ type: 'is-json' })) }] });
+    expect(json(withAssertions(50)).cases[0]!.assertions).toHaveLength(50);
+    expect(problem(() => json(withAssertions(51)))).toBe("Dataset file 'd.json', case 'c' (#1): assert must list at most 50 assertions.");
+  });
+
   it('refuses a subject that is both a host agent and an inline prompt', () => {
     expect(problem(() => json({ subject: { agent: 'a', system: 'b' }, cases: [{ input: 'x' }] }))).toMatch(/subject names either a host agent/);
   });
@@ -93,7 +100,7 @@ cases:
 
   it('refuses JSON that is nested too deep or carries prototype keys', () => {
     const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
-    expect(problem(() => parseDataset({ name: 'd', fileName: 'd.json', format: 'json' }, deep))).toMatch(/nested deeper than 64/);
-    expect(problem(() => parseDataset({ name: 'd', fileName: 'd.json', format: 'json' }, '{"__proto__":{"x":1},"cases":[]}'))).toMatch(/not valid JSON/);
+    expect(problem(() => parseDataset({ name: 'd', fileName: 'd.json', format: 'json' }, deep, LIMITS))).toMatch(/nested deeper than 64/);
+    expect(problem(() => parseDataset({ name: 'd', fileName: 'd.json', format: 'json' }, '{"__proto__":{"x":1},"cases":[]}', LIMITS))).toMatch(/not valid JSON/);
   });
 });

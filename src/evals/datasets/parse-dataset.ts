@@ -19,9 +19,14 @@ export interface DatasetSource {
   readonly format: DatasetFormat;
 }
 
-export function parseDataset(source: DatasetSource, text: string): Dataset {
+export interface DatasetLimits {
+  /** Evaluation:MaxAssertionsPerCase: every assertion is judged and kept once per repeat. */
+  readonly maxAssertionsPerCase: number;
+}
+
+export function parseDataset(source: DatasetSource, text: string, limits: DatasetLimits): Dataset {
   const invalid = (caseRef: string | null, problem: string): DatasetInvalid => new DatasetInvalid(source.fileName, caseRef, problem);
-  if (source.format === 'jsonl') return parseJsonLines(source, text, invalid);
+  if (source.format === 'jsonl') return parseJsonLines(source, text, limits, invalid);
   const document = source.format === 'yaml' ? parseYamlText(text) : parseJsonText(text);
   if (!document.ok) throw invalid(null, document.problem);
   if (!isObject(document.value)) throw invalid(null, 'must be an object with `cases`');
@@ -38,7 +43,7 @@ export function parseDataset(source: DatasetSource, text: string): Dataset {
     const cases = top.cases.map((raw: unknown, index) => {
       const ref = caseRef(raw, index);
       try {
-        return readCase(raw, { id: `case-${index + 1}`, timeoutMs, compileSchema });
+        return readCase(raw, { id: `case-${index + 1}`, timeoutMs, compileSchema, ...limits });
       } catch (error) {
         throw rethrow(error, ref, invalid);
       }
@@ -49,7 +54,12 @@ export function parseDataset(source: DatasetSource, text: string): Dataset {
   }
 }
 
-function parseJsonLines(source: DatasetSource, text: string, invalid: (ref: string | null, problem: string) => DatasetInvalid): Dataset {
+function parseJsonLines(
+  source: DatasetSource,
+  text: string,
+  limits: DatasetLimits,
+  invalid: (ref: string | null, problem: string) => DatasetInvalid,
+): Dataset {
   const compileSchema = createSchemaCompiler();
   const cases: EvalCase[] = [];
   for (const [index, line] of text.split(/\r?\n/).entries()) {
@@ -61,7 +71,7 @@ function parseJsonLines(source: DatasetSource, text: string, invalid: (ref: stri
     try {
       const named = isObject(parsed.value) ? readId(parsed.value) : undefined;
       if (named !== undefined) label = `${ref} (case '${named}')`;
-      cases.push(readCase(parsed.value, { id: `line-${index + 1}`, timeoutMs: DEFAULT_CASE_TIMEOUT_MS, compileSchema }));
+      cases.push(readCase(parsed.value, { id: `line-${index + 1}`, timeoutMs: DEFAULT_CASE_TIMEOUT_MS, compileSchema, ...limits }));
     } catch (error) {
       throw rethrow(error, label, invalid);
     }

@@ -14,6 +14,7 @@ export interface CaseDefaults {
   readonly id: string;
   readonly timeoutMs: number;
   readonly compileSchema: SchemaCompiler;
+  readonly maxAssertionsPerCase: number;
 }
 
 export function readCase(raw: unknown, defaults: CaseDefaults): EvalCase {
@@ -25,7 +26,7 @@ export function readCase(raw: unknown, defaults: CaseDefaults): EvalCase {
     id: readId(fields) ?? defaults.id,
     tags: [...new Set(optionalTextList(fields, 'tags', '') ?? [])],
     messages: readMessages(fields),
-    assertions: readAssertions(fields.assert, defaults.compileSchema),
+    assertions: readAssertions(fields.assert, defaults),
     timeoutMs: timeoutSeconds === undefined ? defaults.timeoutMs : Math.round(timeoutSeconds * 1000),
   };
 }
@@ -51,8 +52,10 @@ function readMessages(fields: Fields): string[] {
   return [input];
 }
 
-function readAssertions(raw: unknown, compileSchema: SchemaCompiler) {
+function readAssertions(raw: unknown, defaults: CaseDefaults) {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new InvalidField('assert', 'must be a list of assertions');
-  return raw.map((entry, index) => readAssertion(entry, `assert[${index}]`, compileSchema));
+  // Every assertion is judged and its result kept once per repeat: the count is bounded up front.
+  if (raw.length > defaults.maxAssertionsPerCase) throw new InvalidField('assert', `must list at most ${defaults.maxAssertionsPerCase} assertions`);
+  return raw.map((entry, index) => readAssertion(entry, `assert[${index}]`, defaults.compileSchema));
 }

@@ -12,6 +12,7 @@ const base: AuthConfig = {
   allowAnonymous: false,
   anonymousRoles: [],
   jwksRefreshCooldownMs: 30_000,
+  refusalLogIntervalMs: 60_000,
 };
 const deps = { clock: new ManualClock(), log: { warn: () => undefined } };
 

@@ -16,9 +16,9 @@ let realPublicJwk: JWK;
 let attacker: { server: Server; url: string; hits: string[] };
 let attackerKey: { privateKey: CryptoKey; publicJwk: JWK };
 
-beforeAll(async () => {
-  idp = await startDevIdp({ port: 0, persist: false, clock });
-  auth = createAuthenticator(
+/** A fresh authenticator: refusals are logged once per reason per interval, so each case gets its own. */
+function freshAuthenticator(): Authenticator {
+  return createAuthenticator(
     {
       tenantId: idp.tenantId,
       clientId: idp.clientId,
@@ -28,9 +28,15 @@ beforeAll(async () => {
       allowAnonymous: false,
       anonymousRoles: [],
       jwksRefreshCooldownMs: 30_000,
+      refusalLogIntervalMs: 60_000,
     },
     { clock, log: { warn: (obj) => warnings.push(obj) } },
   );
+}
+
+beforeAll(async () => {
+  idp = await startDevIdp({ port: 0, persist: false, clock });
+  auth = freshAuthenticator();
   const jwks = (await (await fetch(idp.jwksUri)).json()) as { keys: JWK[] };
   realPublicJwk = jwks.keys[0]!;
   realKid = realPublicJwk.kid!;
@@ -124,7 +130,7 @@ describe('hostile bearer tokens', () => {
   it.each(hostile)('%s gets the uniform 401', async (_title, build) => {
     const authorization = await build();
     warnings.length = 0;
-    const error: unknown = await auth.authenticate(authorization).then(
+    const error: unknown = await freshAuthenticator().authenticate(authorization).then(
       () => undefined,
       (rejection: unknown) => rejection,
     );
@@ -145,11 +151,12 @@ describe('hostile bearer tokens', () => {
 
   it('logs which check refused the token', async () => {
     warnings.length = 0;
-    await auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' }, { header: { jku: `${attacker.url}/jwks` } })}`).catch(() => undefined);
-    await auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', aud: 'api://other' })}`).catch(() => undefined);
+    const fresh = freshAuthenticator();
+    await fresh.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' }, { header: { jku: `${attacker.url}/jwks` } })}`).catch(() => undefined);
+    await fresh.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', aud: 'api://other' })}`).catch(() => undefined);
     expect(warnings).toEqual([
-      { reason: 'token header carries a key reference (jku)', token: expect.stringMatching(/^sha256:[\w-]{12}$/) },
-      { reason: expect.stringContaining('"aud"'), token: expect.stringMatching(/^sha256:/) },
+      { reason: 'token header carries a key reference (jku)', count: 1, token: expect.stringMatching(/^sha256:[\w-]{12}$/) },
+      { reason: expect.stringContaining('"aud"'), count: 1, token: expect.stringMatching(/^sha256:/) },
     ]);
   });
 

@@ -28,6 +28,7 @@ function authConfig(idp: DevIdp, overrides: Partial<AuthConfig> = {}): AuthConfi
     allowAnonymous: false,
     anonymousRoles: [],
     jwksRefreshCooldownMs: COOLDOWN_MS,
+    refusalLogIntervalMs: 60_000,
     ...overrides,
   };
 }

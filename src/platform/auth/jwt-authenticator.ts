@@ -8,6 +8,7 @@ import { parseBearerToken } from './bearer-token.js';
 import { authorityFor, IdentityMetadata } from './identity-metadata.js';
 import type { Principal } from './principal.js';
 import { principalFromClaims } from './principal-from-claims.js';
+import { RefusalLog } from './refusal-log.js';
 import { TokenCache } from './token-cache.js';
 import { tokenDigest } from './token-digest.js';
 import { audiencesFor, verifyToken, type TokenPolicy } from './token-verifier.js';
@@ -25,6 +26,7 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
   });
   const cache = new TokenCache({ clock, ...(deps.tokenCacheSize === undefined ? {} : { maxEntries: deps.tokenCacheSize }) });
   const policy: TokenPolicy = { audiences: audiencesFor(config.clientId), validIssuers: config.validIssuers, clock };
+  const refusals = new RefusalLog(log, config.refusalLogIntervalMs);
 
   async function verify(token: string, digest: string): Promise<Principal> {
     const signing = await metadata.load();
@@ -47,8 +49,8 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
         digest = tokenDigest(token);
         return cache.get(digest) ?? (await verify(token, digest));
       } catch (error) {
-        // The token itself is never logged: a digest prefix is enough to correlate.
-        log.warn({ reason: failureReason(error), token: digest === undefined ? null : `sha256:${digest.slice(0, 12)}` }, 'bearer authentication failed');
+        // The token itself is never logged: a digest prefix is enough to correlate. Counted per reason.
+        refusals.record(failureReason(error), digest === undefined ? null : `sha256:${digest.slice(0, 12)}`);
         throw unauthorizedProblem(digest !== undefined);
       }
     },
@@ -62,6 +64,7 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
       }
     },
     close() {
+      refusals.close();
       metadata.close();
       cache.clear();
     },

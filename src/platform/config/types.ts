@@ -26,6 +26,8 @@ export interface AuthConfig {
   /** Roles the anonymous principal holds (anonymous mode only). */
   readonly anonymousRoles: readonly string[];
   readonly jwksRefreshCooldownMs: number;
+  /** Refused tokens are logged at most once per reason per interval, with the count. */
+  readonly refusalLogIntervalMs: number;
 }
 
 export interface BundleExecutionConfig {
@@ -57,6 +59,10 @@ export interface DirectToolInvocationConfig {
 
 export interface ConversationsConfig {
   readonly maxHistoryMessages: number;
+  /** UTF-8 bytes of history kept and replayed (the newest messages that fit). */
+  readonly maxHistoryBytes: number;
+  /** Largest tool result handed to the model; a larger one is replaced by a notice. */
+  readonly maxToolResultBytes: number;
   readonly maxLifetimeTokens: number;
   readonly maxModelCallsPerTurn: number;
   readonly ttlMs: number;
@@ -72,6 +78,8 @@ export interface ChatModelConfig {
   readonly apiVersion: string | null;
   readonly timeoutSeconds: number;
   readonly maxOutputTokens: number;
+  /** UTF-8 bytes of one request's messages; a larger request is refused before it is sent. */
+  readonly maxPromptBytes: number;
   readonly temperature: number | null;
   readonly pricing: { readonly inputPerMillionTokens: number; readonly outputPerMillionTokens: number };
   readonly scriptPath: string | null;
@@ -92,6 +100,12 @@ export interface ToolsConfig {
     readonly maxResponseBytes: number;
     readonly timeoutSeconds: number;
   };
+  readonly memory: {
+    /** UTF-8 bytes of keys plus serialized values per owner. */
+    readonly maxBytesPerOwner: number;
+    /** Owners holding entries, host-wide. */
+    readonly maxOwners: number;
+  };
 }
 
 export interface WorkflowsConfig {
@@ -101,6 +115,12 @@ export interface WorkflowsConfig {
   readonly maxProgressStreamsPerOwner: number;
   readonly maxDefinitionsPerOwner: number;
   readonly maxSteps: number;
+  /** UTF-8 bytes of one rendered template (or of a step's rendered ToolUse parameters). */
+  readonly maxRenderedTemplateBytes: number;
+  /** Largest output (as JSON) one step may keep. */
+  readonly maxStepOutputBytes: number;
+  /** Step outputs (as JSON) one run may keep in total. */
+  readonly maxRunOutputBytes: number;
   readonly watcherBufferFrames: number;
   readonly runRecordTtlMs: number;
 }
@@ -111,6 +131,7 @@ export interface EvaluationConfig {
   readonly maxDatasetsPerRun: number;
   readonly maxCaseExecutionsPerRun: number;
   readonly maxDatasetBytes: number;
+  readonly maxAssertionsPerCase: number;
   readonly maxRepeats: number;
   readonly maxParallelism: number;
   readonly maxActiveRunsPerOwner: number;
@@ -167,10 +188,20 @@ export interface AppConfig {
   readonly http: {
     /** Whole-request receive timeout (uploads included; streams exempt). */
     readonly requestTimeoutMs: number;
+    /** Time to receive the request line and headers. */
+    readonly headersTimeoutMs: number;
+    /** Idle time a keep-alive connection is kept between requests. */
+    readonly keepAliveTimeoutMs: number;
+    /** Open connections, host-wide. */
+    readonly maxConnections: number;
+    /** Open connections per remote address. */
+    readonly maxConnectionsPerAddress: number;
   };
   readonly logging: {
     /** Minimum level written to the log (AppConfig:Logging:Level). */
     readonly level: LogLevel;
+    /** Longest string a log line carries (AppConfig:Logging:MaxStringLength). */
+    readonly maxStringLength: number;
   };
   /** AppConfig:Storage (DESIGN.md §11). */
   readonly storage: StorageConfig;

@@ -3,6 +3,8 @@ import './route-config.js';
 export { installAuthentication, principalOf, isApiRoute } from './authentication-hook.js';
 export { installRateLimits } from './rate-limit-hook.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';
+export { clientErrorHandler } from './client-error-handler.js';
+export { limitConnections, type ConnectionLimits } from './connection-limits.js';
 export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js';
 export { validationProblem } from './framework-errors.js';
 export { ProblemDetailsSchema, problemResponses } from './problem-schema.js';

@@ -29,9 +29,29 @@ describe('parseJsonBody', () => {
     }
   });
 
-  it('refuses __proto__ and constructor.prototype keys', () => {
-    expect(() => parseJsonBody('{"__proto__":{"owner":"x"}}')).toThrow(ProblemError);
-    expect(() => parseJsonBody('{"constructor":{"prototype":{"x":1}}}')).toThrow(ProblemError);
+  it('refuses __proto__ and constructor.prototype keys, saying that is what it refuses', () => {
+    for (const body of ['{"__proto__":{"owner":"x"}}', '{"constructor":{"prototype":{"x":1}}}']) {
+      expect(() => parseJsonBody(body)).toThrow(ProblemError);
+      try {
+        parseJsonBody(body);
+      } catch (error) {
+        expect((error as ProblemError).detail).toBe('The JSON body has a "__proto__" key (or "constructor" with "prototype"); such keys are refused.');
+      }
+    }
+  });
+
+  it('refuses bytes that are not UTF-8 instead of storing U+FFFD', () => {
+    const body = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    expect(() => parseJsonBody(body)).toThrow('The request body is not valid UTF-8.');
+    expect(parseJsonBody(Buffer.from('{"name":"é"}'))).toEqual({ name: 'é' });
+  });
+
+  it('refuses lone surrogates written as escapes, in values and keys, and keeps escaped pairs', () => {
+    const refused = 'The JSON body has a string with a lone surrogate (an unpaired \\uD800–\\uDFFF escape); it is not text.';
+    for (const body of ['{"a":"x\\ud800"}', '{"a":["\\udc00y"]}', '{"\\ud83d":1}', '{"a":"\\udc00\\ud83d"}']) {
+      expect(() => parseJsonBody(body), body).toThrow(refused);
+    }
+    expect(parseJsonBody('{"a":"\\ud83d\\ude00"}')).toEqual({ a: '😀' });
   });
 
   it('reads an empty body as no body', () => {

@@ -19,19 +19,19 @@ export function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
     .send(Buffer.from(JSON.stringify(rendered.body)));
 }
 
+const methodRouters = new WeakMap<FastifyInstance, MethodRouter>();
+
+/** Methods the app serves at this path (sorted; empty when the path is unknown), for 405 answers. */
+export function allowedMethods(app: FastifyInstance, path: string): string[] {
+  return methodRouters.get(app)?.allowed(path) ?? [];
+}
+
 export function installProblemHandlers(app: FastifyInstance): void {
   const routes = new MethodRouter();
+  methodRouters.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
-  app.setErrorHandler((error, request, reply) => {
-    const mapped = mapFrameworkError(error, request);
-    const rendered = toProblem(mapped, requestPath(request));
-    if (rendered.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ problem: rendered.body.type, status: rendered.status }, 'request refused');
-    return sendProblem(reply, mapped);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
+  const unrouted = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const allowed = routes.allowed(requestPath(request));
     if (allowed.length > 0) {
       return sendProblem(
@@ -42,5 +42,17 @@ export function installProblemHandlers(app: FastifyInstance): void {
       );
     }
     return sendProblem(reply, new ProblemError('not-found', 'No resource exists at this path.'));
+  };
+  app.setErrorHandler((error, request, reply) => {
+    // No route matched (an unserved method such as QUERY, whose body Fastify checks first): what
+    // the body lacked does not matter, the answer is 404 or 405 as for any unrouted request.
+    if (request.is404) return unrouted(request, reply);
+    const mapped = mapFrameworkError(error, request);
+    const rendered = toProblem(mapped, requestPath(request));
+    if (rendered.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ problem: rendered.body.type, status: rendered.status }, 'request refused');
+    return sendProblem(reply, mapped);
   });
+
+  app.setNotFoundHandler(unrouted);
 }

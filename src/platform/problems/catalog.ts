@@ -9,7 +9,9 @@ export type ProblemCode =
   | 'method-not-allowed'
   | 'run-not-streamable'
   | 'conflict'
+  | 'request-timeout'
   | 'payload-too-large'
+  | 'header-fields-too-large'
   | 'rate-limited'
   | 'internal'
   | 'unavailable'
@@ -30,10 +32,16 @@ export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Objec
   forbidden: { status: 403, title: 'Forbidden', meaning: 'The surface is disabled, a role is missing, or governance refused.' },
   'not-found': { status: 404, title: 'Not found', meaning: 'Unknown, expired or another caller’s resource; indistinguishable by design.' },
   'method-not-allowed': { status: 405, title: 'Method not allowed', meaning: 'The path exists but not with this method; `Allow` lists the methods.' },
+  'request-timeout': { status: 408, title: 'Request timeout', meaning: 'The request line, headers or body did not arrive in time; the connection is closed.' },
   'run-not-streamable': { status: 409, title: 'Run not streamable', meaning: 'The bundle run is not a queued run reserved for a stream.' },
   conflict: { status: 409, title: 'Conflict', meaning: 'The resource is in a state that forbids the operation (live run, finished run, cap reached).' },
   'payload-too-large': { status: 413, title: 'Payload too large', meaning: 'Direct tool invocation only: the body is over DirectToolInvocation:MaxRequestBytes, refused before reading. Every other route answers an oversized body with 400.' },
   'rate-limited': { status: 429, title: 'Too many requests', meaning: 'A rate limit or concurrency cap was reached; `Retry-After` says when to retry.' },
+  'header-fields-too-large': {
+    status: 431,
+    title: 'Request header fields too large',
+    meaning: 'The request headers are larger than the host reads; the connection is closed.',
+  },
   internal: { status: 500, title: 'Bundle operation failed', meaning: 'An unexpected error; the details are in the host log only.' },
   unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached, or the storage cannot be reached; retry later.' },
   'deadline-exceeded': { status: 504, title: 'Deadline exceeded', meaning: 'A direct tool invocation ran past its deadline.' },

@@ -1,5 +1,6 @@
 // Detectors for cloud-provider credentials: AWS, Google Cloud and Azure.
 // Example secrets are assembled from pieces so no scanner mistakes this file for a leak.
+import { lettersAndDigits } from './secret-checks.js';
 import { defineSecretRule, type SecretRule } from './secret-rule.js';
 
 const awsKeyId = 'AKIA' + 'IOSFODNN7EXAMPLE';
@@ -14,12 +15,13 @@ export const cloudSecretRules: readonly SecretRule[] = [
     description: 'AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T…): prefix plus 16 base32 characters',
     keeps: 'nothing',
     anchors: ['akia', 'asia', 'abia', 'acca', 'a3t'],
-    pattern: /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9]{16})(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])/g,
     maxLength: 20,
     stop: /[^A-Za-z0-9]/,
+    gluedAccept: lettersAndDigits,
     examples: {
       detects: [[`key id ${awsKeyId} in use`, 'key id [REDACTED] in use']],
-      ignores: ['AKIA' + 'IOSFODNN1EXAMPLE', 'AKIA' + 'IOSFODNN7EXAMPL', 'XAKIA' + 'IOSFODNN7EXAMPLE'],
+      ignores: ['AKIA' + 'IOSFODNN1EXAMPLE', 'AKIA' + 'IOSFODNN7EXAMPL', 'XAKIA' + 'IOSFODNNAEXAMPLE'],
     },
   }),
   defineSecretRule({
@@ -40,9 +42,10 @@ export const cloudSecretRules: readonly SecretRule[] = [
     description: 'Google Cloud API key: AIza plus 35 characters',
     keeps: 'nothing',
     anchors: ['aiza'],
-    pattern: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
+    pattern: /(?<![A-Za-z0-9_-]{16})AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
     maxLength: 39,
     stop: /[^A-Za-z0-9_-]/,
+    gluedAccept: lettersAndDigits,
     examples: {
       detects: [[`maps?key=${gcpKey}&v=3`, 'maps?key=[REDACTED]&v=3']],
       ignores: [gcpKey.slice(0, -1), `${gcpKey}x`],

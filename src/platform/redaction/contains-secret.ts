@@ -1,6 +1,7 @@
 // Whether a value carries a detected secret anywhere: strings, object keys, Map and Set entries,
 // Error messages, values whose key marks them secret. Used by the governor's data-classification
 // check, so it fails closed: content nested deeper than MAX_REDACTION_DEPTH counts as a secret.
+import { decodedViews } from './decoded-views.js';
 import { MAX_REDACTION_DEPTH } from './depth-limit.js';
 import { scanSecrets } from './find-secret-matches.js';
 import { isOpaque } from './opaque-value.js';
@@ -29,10 +30,16 @@ function visit(value: unknown, depth: number, seen: Set<object>): boolean {
   );
 }
 
+/** The text as written or as a client decodes its JSON escapes. */
 function textHasSecret(text: string): boolean {
   let found = false;
-  scanSecrets(text, 0, secretRules, (_rule, _start, _end, _secretStart, accepted) => {
+  const visit = (_rule: unknown, _start: number, _end: number, _secretStart: number, accepted: boolean): void => {
     found ||= accepted;
-  });
+  };
+  scanSecrets(text, 0, secretRules, visit);
+  for (const view of decodedViews(text)) {
+    if (found) break;
+    scanSecrets(view.text, 0, secretRules, visit);
+  }
   return found;
 }

@@ -1,7 +1,7 @@
 // Detectors for structural credentials: JWTs, PEM private-key blocks, Authorization headers, bare
 // bearer tokens and passwords in URL userinfo (which covers postgres://, mongodb+srv://, redis://…).
 import { defineSecretRule, type SecretRule } from './secret-rule.js';
-import { looksGenerated, notPlaceholder } from './secret-checks.js';
+import { lettersAndDigits, looksGenerated, notPlaceholder } from './secret-checks.js';
 
 const jwt =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' +
@@ -16,9 +16,10 @@ export const credentialRules: readonly SecretRule[] = [
     description: 'JSON Web Token: eyJ… header, eyJ… payload and signature, base64url',
     keeps: 'nothing',
     anchors: ['eyj'],
-    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,512}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,1024}/g,
+    pattern: /(?<![A-Za-z0-9_-]{16})eyJ[A-Za-z0-9_-]{8,512}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,1024}/g,
     maxLength: 9740,
     stop: /[^A-Za-z0-9_.-]/,
+    gluedAccept: lettersAndDigits,
     examples: {
       detects: [[`id_token=${jwt}&state=1`, 'id_token=[REDACTED]&state=1']],
       ignores: ['eyJhbGciOiJIUzI1NiJ9.notapayload.x', 'eyJhbGciOiJIUzI1NiJ9 eyJzdWIiOiIxIn0'],

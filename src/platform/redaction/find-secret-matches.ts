@@ -88,7 +88,7 @@ function scanRule(rule: SecretRule, text: string, from: number, visit: SecretMat
       secretStart = start;
       pattern.lastIndex = end;
     }
-    visit(rule, start, end, secretStart, isAccepted(rule, text, secretStart, end), markerEnd, unterminated);
+    visit(rule, start, end, secretStart, isAccepted(rule, text, start, secretStart, end), markerEnd, unterminated);
   }
 }
 
@@ -101,8 +101,14 @@ function secretLength(found: RegExpExecArray): number {
   return found[0].length;
 }
 
-function isAccepted(rule: SecretRule, text: string, secretStart: number, secretEnd: number): boolean {
-  if (rule.accept === undefined && secretEnd - secretStart !== REDACTED.length) return true;
+function isAccepted(rule: SecretRule, text: string, start: number, secretStart: number, secretEnd: number): boolean {
+  const gluedAccept = start > 0 && isWordCharacter(text.charCodeAt(start - 1)) ? rule.gluedAccept : undefined;
+  if (rule.accept === undefined && gluedAccept === undefined && secretEnd - secretStart !== REDACTED.length) return true;
   const secret = text.slice(secretStart, secretEnd);
-  return secret !== REDACTED && (rule.accept?.(secret) ?? true);
+  return secret !== REDACTED && (rule.accept?.(secret) ?? true) && (gluedAccept?.(secret) ?? true);
+}
+
+/** ASCII letters and digits: what "glued to the word before" means. */
+function isWordCharacter(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }

@@ -46,3 +46,6 @@ export function looksGenerated(value: string, minEntropy = 3.5): boolean {
 
 /** Any value that is not a placeholder. */
 export const notPlaceholder = (value: string): boolean => !isPlaceholder(value);
+
+/** For a token glued to the word before it: letters and digits both present, as generated tokens have. */
+export const lettersAndDigits = (value: string): boolean => /[0-9]/.test(value) && /[A-Za-z]/.test(value);

@@ -31,6 +31,13 @@ export interface SecretRuleSpec {
   readonly stop: RegExp;
   /** Extra precision check on the secret text (placeholders, entropy). */
   readonly accept?: (secret: string) => boolean;
+  /**
+   * Set by token rules that find a secret glued to the word before it (`keyghp_…`): their pattern
+   * starts with `(?<![class]{16})` instead of a word boundary, so a match may follow up to 15 word
+   * characters (never deep inside a long run, which keeps the scan linear). A match preceded by a
+   * letter or digit must also pass this check: a token among letters needs more evidence.
+   */
+  readonly gluedAccept?: (secret: string) => boolean;
   readonly examples: SecretRuleExamples;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeEscapes } from './decoded-views.js';
 import { findSecretMatches } from './find-secret-matches.js';
 import { redactRange } from './redact-range.js';
 import { redactText } from './redact-text.js';
@@ -55,3 +56,59 @@ describe('secret rule table', () => {
     });
   }
 });
+
+/** Every character as a JSON `\uXXXX` escape. */
+const escapeAll = (text: string): string => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+/** What a client that decodes JSON string escapes reads. */
+const decoded = (text: string): string => decodeEscapes(text)?.text ?? text;
+
+/** The accepted secrets of a rule's positive example, located in the text. */
+function secretsOf(rule: (typeof secretRules)[number], text: string) {
+  return findSecretMatches(text, 0, [rule]).filter((match) => match.accepted);
+}
+
+describe('secrets across encodings', () => {
+  for (const rule of secretRules) {
+    it(`${rule.id}: holds on the decoded value of a secret written with JSON \\u escapes`, () => {
+      for (const [text, redacted] of rule.examples.detects) {
+        // Positive control: as written, the table finds it.
+        expect(redactText(text)).toBe(redacted);
+        for (const match of secretsOf(rule, text)) {
+          const secret = text.slice(match.secretStart, match.secretEnd);
+          const whole = `${text.slice(0, match.secretStart)}${escapeAll(secret)}${text.slice(match.secretEnd)}`;
+          const first = `${text.slice(0, match.secretStart)}${escapeAll(secret.slice(0, 1))}${secret.slice(1)}${text.slice(match.secretEnd)}`;
+          // (A secret in JSON text may itself hold escapes: compare what a client reads.)
+          const read = decoded(secret);
+          for (const escaped of [whole, first]) {
+            expect(decoded(redactText(escaped))).not.toContain(read);
+            expect(decoded(redactText(escaped))).toContain('[REDACTED]');
+          }
+        }
+      }
+    });
+  }
+
+  for (const rule of secretRules.filter((candidate) => candidate.gluedAccept !== undefined)) {
+    it(`${rule.id}: finds a secret glued to the word before it`, () => {
+      for (const [text, redacted] of rule.examples.detects) {
+        expect(redactText(text)).toBe(redacted);
+        for (const match of secretsOf(rule, text)) {
+          const secret = text.slice(match.secretStart, match.secretEnd);
+          for (const word of ['key', 'Token1', 'x']) {
+            const glued = `${text.slice(0, match.start)}${word}${text.slice(match.start)}`;
+            // The rule itself finds it (not only a neighbouring keyword rule), and so does the table.
+            expect(redactWith(glued, rule.id), glued).not.toContain(secret);
+            expect(redactText(glued), glued).not.toContain(secret);
+          }
+        }
+      }
+    });
+  }
+
+  it('leaves a glued token-shaped word without digits alone, and never looks deep inside a long run', () => {
+    expect(redactText('taskghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ done')).toBe('taskghp_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ done');
+    const deep = `${'q'.repeat(16)}ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ`;
+    expect(redactText(deep)).toBe(deep);
+  });
+});
+

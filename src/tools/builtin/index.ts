@@ -27,7 +27,7 @@ export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock
     createJsonTool(),
     createTextTool(),
     createKnowledgeTool(knowledge),
-    createMemoryTool({ clock: deps.clock }),
+    createMemoryTool({ clock: deps.clock, ...config.tools.memory }),
     createHttpFetchTool({
       allowedHosts: config.tools.httpFetch.allowedHosts,
       maxResponseBytes: config.tools.httpFetch.maxResponseBytes,

@@ -58,3 +58,15 @@ export type StepOutcome =
 export type StepRunner = (context: StepContext) => Promise<StepOutcome>;
 
 export type StepRunners = Readonly<Record<StepType, StepRunner>>;
+
+/** The same six runners, each wrapped (logging, bounds): wrappers compose without naming every type. */
+export function mapStepRunners(runners: StepRunners, wrap: (runner: StepRunner) => StepRunner): StepRunners {
+  return {
+    LlmCall: wrap(runners.LlmCall),
+    ToolUse: wrap(runners.ToolUse),
+    HumanGate: wrap(runners.HumanGate),
+    ConditionalBranch: wrap(runners.ConditionalBranch),
+    SubPlanInvocation: wrap(runners.SubPlanInvocation),
+    RetrievalPlan: wrap(runners.RetrievalPlan),
+  };
+}

@@ -1,7 +1,7 @@
 // Logging wraps step execution (the engine itself never logs): a debug line per step outcome, an
 // info line per failure, and the runner's exception when one throws (then rethrown for the engine).
 import type { Logger } from '../../platform/log/index.js';
-import type { StepRunner, StepRunners } from '../engine/step-runner.js';
+import { mapStepRunners, type StepRunner, type StepRunners } from '../engine/step-runner.js';
 
 export function logStepRunners(runners: StepRunners, logger: Logger, run: { readonly jobId: string; readonly workflowId: string }): StepRunners {
   const wrap = (runner: StepRunner): StepRunner => async (context) => {
@@ -16,12 +16,5 @@ export function logStepRunners(runners: StepRunners, logger: Logger, run: { read
       throw error;
     }
   };
-  return {
-    LlmCall: wrap(runners.LlmCall),
-    ToolUse: wrap(runners.ToolUse),
-    HumanGate: wrap(runners.HumanGate),
-    ConditionalBranch: wrap(runners.ConditionalBranch),
-    SubPlanInvocation: wrap(runners.SubPlanInvocation),
-    RetrievalPlan: wrap(runners.RetrievalPlan),
-  };
+  return mapStepRunners(runners, wrap);
 }

@@ -16,11 +16,14 @@ import {
   approvalNotFound,
   ownerRunCapReached,
   runAlreadyFinal,
+  runTooLarge,
   runNotFound,
   workflowHasLiveRun,
   workflowNotFound,
 } from '../problems.js';
 import { decided, expireDue } from './approval-desk.js';
+import { checkRunSize } from '../steps/check-run-size.js';
+import type { StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { loadSubPlans } from './load-sub-plans.js';
 import { APPROVAL_MESSAGE, RUN_CANCELLED, type RunExecutor } from './run-executor.js';
 import { projectRun, type RunProjection } from './run-projection.js';
@@ -40,6 +43,8 @@ export interface RunServiceDependencies {
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly maxActiveRunsPerOwner: number;
+  /** Size bounds a run must fit when its size is knowable at start (rendered templates, expansion). */
+  readonly stepLimits: StepRunnerDependencies['limits'];
 }
 
 export interface Starter extends Owner {
@@ -75,14 +80,17 @@ export class RunService {
     const workflow = await definitions.find(starter, workflowId);
     if (workflow === undefined) throw workflowNotFound();
     const subPlans = await loadSubPlans(workflow, (id) => definitions.find(starter, id));
-    const jobId = ids.opaque();
     const graph = buildGraph(workflow, subPlans);
+    const runInput = { ...workflow.input, ...input };
+    const tooLarge = checkRunSize(graph, runInput, this.#d.stepLimits);
+    if (tooLarge !== undefined) throw runTooLarge(tooLarge);
+    const jobId = ids.opaque();
     const run: WorkflowRunData = {
       jobId,
       workflowId,
       ownerId: starter.ownerId,
       envelope: starter.envelope,
-      input: { ...workflow.input, ...input },
+      input: runInput,
       steps: flattenGraph(graph).map((step) => ({ id: step.id, name: step.path, type: step.type })),
       createdAt: clock.now(),
       status: 'Queued',

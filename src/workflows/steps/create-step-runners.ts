@@ -1,5 +1,5 @@
 // The six real step runners for one run: the tool-using ones are bound to the run's owner and to the
-// envelope captured when the run started.
+// envelope captured when the run started; every output is measured against the run's output bounds.
 import type { ChatModel } from '../../models/index.js';
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
@@ -10,6 +10,8 @@ import { createHumanGateRunner } from './human-gate-runner.js';
 import { createLlmCallRunner } from './llm-call-runner.js';
 import { createRetrievalPlanRunner } from './retrieval-plan-runner.js';
 import { createSubPlanRunner } from './sub-plan-runner.js';
+import { boundOutputs } from './bound-outputs.js';
+import type { StepLimits } from './step-limits.js';
 import { createToolUseRunner } from './tool-use-runner.js';
 
 export interface StepRunnerDependencies {
@@ -19,19 +21,24 @@ export interface StepRunnerDependencies {
   readonly governor: ToolGovernor;
   readonly validator: ParameterValidator;
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
+  readonly limits: StepLimits;
 }
 
 export function createStepRunners(
   deps: StepRunnerDependencies,
   run: { readonly ownerId: string; readonly envelope: ResolvedEnvelope | EffectiveEnvelope },
 ): StepRunners {
-  const governed = { registry: deps.registry, governor: deps.governor, ownerId: run.ownerId, envelope: run.envelope };
-  return {
-    LlmCall: createLlmCallRunner({ chatModel: deps.chatModel, ...deps.chatDefaults }),
-    ToolUse: createToolUseRunner({ ...governed, validator: deps.validator }),
-    HumanGate: createHumanGateRunner(),
-    ConditionalBranch: createConditionalBranchRunner(),
-    SubPlanInvocation: createSubPlanRunner(),
-    RetrievalPlan: createRetrievalPlanRunner({ ...governed, knowledge: deps.knowledge }),
-  };
+  const { limits } = deps;
+  const governed = { registry: deps.registry, governor: deps.governor, ownerId: run.ownerId, envelope: run.envelope, limits };
+  return boundOutputs(
+    {
+      LlmCall: createLlmCallRunner({ chatModel: deps.chatModel, ...deps.chatDefaults, limits }),
+      ToolUse: createToolUseRunner({ ...governed, validator: deps.validator }),
+      HumanGate: createHumanGateRunner(limits),
+      ConditionalBranch: createConditionalBranchRunner(),
+      SubPlanInvocation: createSubPlanRunner(),
+      RetrievalPlan: createRetrievalPlanRunner({ ...governed, knowledge: deps.knowledge }),
+    },
+    limits,
+  );
 }

@@ -4,14 +4,17 @@ import { parseTimeSpan } from '../../platform/config/index.js';
 import { renderText } from '../definition/render-template.js';
 import type { HumanGateConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
-import { APPROVAL_REJECTED, APPROVAL_TIMED_OUT } from './step-failures.js';
+import { APPROVAL_REJECTED, APPROVAL_TIMED_OUT, templateTooLarge } from './step-failures.js';
+import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
 
-export function createHumanGateRunner(): StepRunner {
+export function createHumanGateRunner(limits: Pick<StepLimits, 'maxRenderedTemplateBytes'>): StepRunner {
   return async (context): Promise<StepOutcome> => {
     const configuration = context.step.configuration as HumanGateConfiguration;
     const timeoutMs = configuration.timeout === undefined ? undefined : (parseTimeSpan(configuration.timeout) ?? undefined);
-    const decision = await context.awaitApproval({ message: renderText(configuration.message, templateScope(context)), timeoutMs });
+    const message = renderText(configuration.message, templateScope(context), limits.maxRenderedTemplateBytes);
+    if (message === undefined) return { ok: false, error: templateTooLarge(limits.maxRenderedTemplateBytes) };
+    const decision = await context.awaitApproval({ message, timeoutMs });
     const output = { decision: decision.decision, comment: decision.comment };
     if (decision.decision === 'Approve') return { ok: true, output };
     return { ok: false, error: decision.timedOut ? APPROVAL_TIMED_OUT : APPROVAL_REJECTED, output };

@@ -5,7 +5,8 @@ import { renderText } from '../definition/render-template.js';
 import type { LlmCallConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
 import { untilAborted } from '../../platform/abort/index.js';
-import { MODEL_CALL_FAILED, NO_CHAT_MODEL } from './step-failures.js';
+import { MODEL_CALL_FAILED, NO_CHAT_MODEL, stepOutputTooLarge, templateTooLarge } from './step-failures.js';
+import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
 
 export interface LlmCallDependencies {
@@ -13,18 +14,25 @@ export interface LlmCallDependencies {
   /** `ChatModel:MaxOutputTokens`, used when the step sets none. */
   readonly maxOutputTokens: number;
   readonly temperature: number | null;
+  readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes' | 'maxStepOutputBytes'>;
 }
 
 export function createLlmCallRunner(deps: LlmCallDependencies): StepRunner {
   return async (context): Promise<StepOutcome> => {
     const configuration = context.step.configuration as LlmCallConfiguration;
     if (deps.chatModel === null) return { ok: false, error: NO_CHAT_MODEL };
+    const { maxRenderedTemplateBytes, maxStepOutputBytes } = deps.limits;
     const scope = templateScope(context);
     const messages: ChatMessage[] = [];
-    if (configuration.system !== undefined) messages.push({ role: 'system', content: renderText(configuration.system, scope) });
-    messages.push({ role: 'user', content: renderText(configuration.prompt, scope) });
+    for (const [role, template] of [['system', configuration.system], ['user', configuration.prompt]] as const) {
+      if (template === undefined) continue;
+      const content = renderText(template, scope, maxRenderedTemplateBytes);
+      if (content === undefined) return { ok: false, error: templateTooLarge(maxRenderedTemplateBytes) };
+      messages.push({ role, content });
+    }
     const { signal } = context;
     let text = '';
+    let textBytes = 0;
     let inputTokens = 0;
     let outputTokens = 0;
     const stream = deps.chatModel.stream({
@@ -40,8 +48,15 @@ export function createLlmCallRunner(deps: LlmCallDependencies): StepRunner {
         const next = await untilAborted(iterator.next(), signal);
         if (next.done === true) break;
         const part = next.value;
-        if (part.type === 'text-delta') text += part.delta;
-        else if (part.type === 'finish') {
+        if (part.type === 'text-delta') {
+          textBytes += Buffer.byteLength(part.delta, 'utf8');
+          // Stop reading (and abort the upstream call) as soon as the output cannot be kept.
+          if (textBytes > maxStepOutputBytes) {
+            iterator.return?.().catch(() => undefined);
+            return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
+          }
+          text += part.delta;
+        } else if (part.type === 'finish') {
           inputTokens += count(part.usage.inputTokens);
           outputTokens += count(part.usage.outputTokens);
         }

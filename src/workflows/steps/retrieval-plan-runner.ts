@@ -9,7 +9,8 @@ import { renderText } from '../definition/render-template.js';
 import type { RetrievalPlanConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
 import { fuseByReciprocalRank } from './reciprocal-rank-fusion.js';
-import { INDEX_MISSING, TOOL_DENIED } from './step-failures.js';
+import { INDEX_MISSING, TOOL_DENIED, templateTooLarge } from './step-failures.js';
+import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
 
 export const RETRIEVAL_TOOL = 'knowledge';
@@ -20,6 +21,7 @@ export interface RetrievalPlanDependencies {
   readonly governor: ToolGovernor;
   readonly ownerId: string;
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes'>;
 }
 
 export function createRetrievalPlanRunner(deps: RetrievalPlanDependencies): StepRunner {
@@ -30,7 +32,8 @@ export function createRetrievalPlanRunner(deps: RetrievalPlanDependencies): Step
     const scope = templateScope(context);
     const lists = [];
     for (const template of configuration.queries) {
-      const query = renderText(template, scope);
+      const query = renderText(template, scope, deps.limits.maxRenderedTemplateBytes);
+      if (query === undefined) return { ok: false, error: templateTooLarge(deps.limits.maxRenderedTemplateBytes) };
       const parameters = { index: configuration.index, query, topK: configuration.topK };
       const verdict = deps.governor.authorize({
         ownerId: deps.ownerId,

@@ -8,3 +8,6 @@ export const APPROVAL_TIMED_OUT = 'The approval timed out, which counts as a rej
 export const SUB_PLAN_MISSING = 'The invoked workflow no longer exists.';
 export const INDEX_MISSING = 'The retrieval index is not configured.';
 export const MAX_TOOL_ERROR_BYTES = 4096;
+export const templateTooLarge = (max: number): string => `The rendered template is larger than the ${max} bytes a template may render to.`;
+export const stepOutputTooLarge = (max: number): string => `The step output is larger than the ${max} bytes a step may keep.`;
+export const runOutputTooLarge = (max: number): string => `The run's step outputs would pass the ${max} bytes a run may keep.`;

@@ -2,12 +2,13 @@
 // run started. Not granted, refused by governance (anything below Autonomous) or reported as failed
 // by the tool: the step fails. Output is the tool's output, parsed as JSON when it parses.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import { redactText, redactThenTruncate } from '../../platform/redaction/index.js';
+import { redactThenTruncate } from '../../platform/redaction/index.js';
 import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools/index.js';
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
-import { MAX_TOOL_ERROR_BYTES, TOOL_DENIED } from './step-failures.js';
+import { MAX_TOOL_ERROR_BYTES, stepOutputTooLarge, TOOL_DENIED, templateTooLarge } from './step-failures.js';
+import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
 
 export interface ToolUseDependencies {
@@ -16,6 +17,7 @@ export interface ToolUseDependencies {
   readonly validator: ParameterValidator;
   readonly ownerId: string;
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes' | 'maxStepOutputBytes'>;
 }
 
 export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
@@ -26,9 +28,11 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     if (tool === undefined) return { ok: false, error: TOOL_DENIED };
     const operation = tool.descriptor.operations.find((op) => op.name === configuration.operation);
     if (operation === undefined) return { ok: false, error: 'The tool does not declare this operation.' };
-    const parameters = renderValue(configuration.parameters, templateScope(context)) as Record<string, unknown>;
+    const { maxRenderedTemplateBytes, maxStepOutputBytes } = deps.limits;
+    const parameters = renderValue(configuration.parameters, templateScope(context), maxRenderedTemplateBytes) as Record<string, unknown> | undefined;
+    if (parameters === undefined) return { ok: false, error: templateTooLarge(maxRenderedTemplateBytes) };
     const check = deps.validator.check(operation, parameters);
-    if (!check.ok) return { ok: false, error: `The tool parameters are invalid: ${redactText(check.message)}` };
+    if (!check.ok) return { ok: false, error: `The tool parameters are invalid: ${excerpt(check.message)}` };
     const outcome = await deps.governor.execute({
       ownerId: deps.ownerId,
       envelope: deps.envelope,
@@ -40,10 +44,18 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     });
     if (outcome.status === 'denied') return { ok: false, error: TOOL_DENIED };
     if (!outcome.result.ok) {
-      return { ok: false, error: `The tool reported a failure: ${redactThenTruncate(outcome.result.error, MAX_TOOL_ERROR_BYTES).text}` };
+      return { ok: false, error: `The tool reported a failure: ${excerpt(outcome.result.error)}` };
     }
+    // Measured before parsing, so an over-large output is never also held as a parsed copy.
+    if (Buffer.byteLength(outcome.result.output, 'utf8') > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
     return { ok: true, output: parseOutput(outcome.result.output) };
   };
+}
+
+/** Redacted, at most MAX_TOOL_ERROR_BYTES, and marked when cut (validator messages name the caller's fields). */
+function excerpt(text: string): string {
+  const cut = redactThenTruncate(text, MAX_TOOL_ERROR_BYTES);
+  return cut.truncated ? `${cut.text}…` : cut.text;
 }
 
 function parseOutput(output: string): unknown {

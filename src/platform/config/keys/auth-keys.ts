@@ -38,4 +38,10 @@ export const authKeys: readonly KeyEntry[] = [
     default: '00:00:30',
     meaning: 'Minimum time between JWKS refetches triggered by an unknown kid.',
   },
+  {
+    key: at('RefusalLogInterval'),
+    codec: timeSpanCodec,
+    default: '00:01:00',
+    meaning: 'Refused tokens are logged as at most one line per reason per interval, carrying the count.',
+  },
 ];

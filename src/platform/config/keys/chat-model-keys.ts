@@ -25,6 +25,12 @@ export const chatModelKeys: readonly KeyEntry[] = [
   { key: at('TimeoutSeconds'), codec: secondsCodec, default: 120, meaning: 'Deadline of one model request.' },
   { key: at('MaxOutputTokens'), codec: countCodec, default: 4096, meaning: 'Output token cap of one model request.' },
   {
+    key: at('MaxPromptBytes'),
+    codec: countCodec,
+    default: 2_097_152,
+    meaning: 'UTF-8 bytes of one model request (every message and tool call); a larger one is never sent and its conversation or step fails.',
+  },
+  {
     key: at('Temperature'),
     codec: numberCodec({ min: 0, max: 2, nullable: true }),
     default: null,

@@ -19,6 +19,7 @@ export const evaluationKeys: readonly KeyEntry[] = [
   { key: at('MaxDatasetsPerRun'), codec: countCodec, default: 10, meaning: 'Datasets per run.' },
   { key: at('MaxCaseExecutionsPerRun'), codec: countCodec, default: 500, meaning: 'Cases times repeats; refuses, never truncates.' },
   { key: at('MaxDatasetBytes'), codec: countCodec, default: 5_242_880, meaning: 'Checked before the file is opened.' },
+  { key: at('MaxAssertionsPerCase'), codec: countCodec, default: 50, meaning: 'Assertions one case may carry; a dataset with more is refused at start (400).' },
   { key: at('MaxRepeats'), codec: countCodec, default: 50, meaning: 'Ceiling on repeats.' },
   { key: at('MaxParallelism'), codec: concurrencyCapCodec, default: 128, meaning: 'Ceiling on parallelism.' },
   { key: at('MaxActiveRunsPerOwner'), codec: concurrencyCapCodec, default: 2, meaning: 'Per-owner concurrent eval runs (400 beyond).' },

@@ -1,5 +1,7 @@
 // Keys of AppConfig:Logging: how much the host writes to its (stderr, JSON) log.
+import { countCodec } from '../codecs/range-codecs.js';
 import { enumCodec } from '../codecs/text-codecs.js';
+import { DEFAULT_MAX_LOG_STRING_LENGTH } from '../../log/index.js';
 import type { KeyEntry } from '../key-entry.js';
 import { logLevels } from '../types.js';
 
@@ -9,5 +11,11 @@ export const loggingKeys: readonly KeyEntry[] = [
     codec: enumCodec(logLevels),
     default: 'info',
     meaning: 'Minimum level written to the log (fatal, error, warn, info, debug, trace, silent).',
+  },
+  {
+    key: 'AppConfig:Logging:MaxStringLength',
+    codec: countCodec,
+    default: DEFAULT_MAX_LOG_STRING_LENGTH,
+    meaning: 'Longest string a log line carries; longer ones are cut after redaction and marked with the length cut.',
   },
 ];

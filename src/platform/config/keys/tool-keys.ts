@@ -8,6 +8,7 @@ import type { KeyEntry } from '../key-entry.js';
 
 const direct = (name: string): string => `AppConfig:AI:DirectToolInvocation:${name}`;
 const httpFetch = (name: string): string => `AppConfig:AI:Tools:HttpFetch:${name}`;
+const memory = (name: string): string => `AppConfig:AI:Tools:Memory:${name}`;
 
 export const toolKeys: readonly KeyEntry[] = [
   { key: direct('Enabled'), codec: booleanCodec, default: false, meaning: 'Turns on POST /api/tools/{name}/invoke (403 while off).' },
@@ -23,4 +24,16 @@ export const toolKeys: readonly KeyEntry[] = [
   },
   { key: httpFetch('MaxResponseBytes'), codec: countCodec, default: 1_048_576, meaning: 'Largest response body http_fetch reads.' },
   { key: httpFetch('TimeoutSeconds'), codec: secondsCodec, default: 10, meaning: 'Deadline of one http_fetch request.' },
+  {
+    key: memory('MaxBytesPerOwner'),
+    codec: countCodec,
+    default: 262_144,
+    meaning: 'UTF-8 bytes (keys plus serialized values) the memory tool holds per owner; a set beyond it fails.',
+  },
+  {
+    key: memory('MaxOwners'),
+    codec: countCodec,
+    default: 1000,
+    meaning: 'Owners the memory tool holds entries for, host-wide; a new owner\'s first set beyond it fails.',
+  },
 ];

@@ -17,9 +17,9 @@ const output = (result: ToolResult): MemoryOutput => {
   return JSON.parse(result.output) as MemoryOutput;
 };
 
-function setup() {
+function setup(bounds: { maxBytesPerOwner?: number; maxOwners?: number } = {}) {
   const clock = new ManualClock();
-  return { clock, tool: createMemoryTool({ clock }) };
+  return { clock, tool: createMemoryTool({ clock, maxBytesPerOwner: 100 * 1024 * 1024, maxOwners: 1000, ...bounds }) };
 }
 
 describe('memory tool', () => {
@@ -150,5 +150,37 @@ describe('memory tool', () => {
     await tool.invoke('set', { key: 'k', value }, as('o'));
     value.n = 2;
     expect(output(await tool.invoke('get', { key: 'k' }, as('o'))).value).toEqual({ n: 1 });
+  });
+
+  it('holds at most MaxBytesPerOwner of keys and values per owner, counting an overwrite once', async () => {
+    const { tool } = setup({ maxBytesPerOwner: 30 });
+    // 'a' + '"0123456789"' = 13 bytes; two fit, a third does not.
+    expect(await tool.invoke('set', { key: 'a', value: '0123456789' }, as('o'))).toMatchObject({ ok: true });
+    expect(await tool.invoke('set', { key: 'b', value: '0123456789' }, as('o'))).toMatchObject({ ok: true });
+    expect(await tool.invoke('set', { key: 'c', value: '0123456789' }, as('o'))).toEqual({
+      ok: false,
+      error: 'Memory is full (30 bytes of keys and values); delete a key first.',
+    });
+    expect(await tool.invoke('set', { key: 'a', value: '0123456789abcd' }, as('o'))).toMatchObject({ ok: true });
+    expect(await tool.invoke('set', { key: 'a', value: '0123456789abcde' }, as('o'))).toMatchObject({ ok: false });
+    await tool.invoke('delete', { key: 'b' }, as('o'));
+    expect(await tool.invoke('set', { key: 'c', value: '0123456789' }, as('o'))).toMatchObject({ ok: true });
+    expect(await tool.invoke('set', { key: 'x', value: '0123456789' }, as('someone-else'))).toMatchObject({ ok: true });
+  });
+
+  it('holds entries for at most MaxOwners owners, and admits a new one once another’s entries are gone', async () => {
+    const { tool, clock } = setup({ maxOwners: 2 });
+    await tool.invoke('set', { key: 'k', value: 1 }, as('first'));
+    await tool.invoke('set', { key: 'k', value: 1, ttlSeconds: 10 }, as('second'));
+    expect(await tool.invoke('set', { key: 'k', value: 1 }, as('third'))).toEqual({
+      ok: false,
+      error: 'Memory is full on this host: it holds entries for as many callers as it may; try again later.',
+    });
+    expect(await tool.invoke('set', { key: 'more', value: 2 }, as('first'))).toMatchObject({ ok: true });
+    clock.advance(10_000);
+    expect(await tool.invoke('set', { key: 'k', value: 1 }, as('third'))).toMatchObject({ ok: true });
+    await tool.invoke('delete', { key: 'k' }, as('first'));
+    await tool.invoke('delete', { key: 'more' }, as('first'));
+    expect(await tool.invoke('set', { key: 'k', value: 1 }, as('fourth'))).toMatchObject({ ok: true });
   });
 });

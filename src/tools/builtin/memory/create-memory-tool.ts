@@ -1,12 +1,13 @@
-// The `memory` built-in tool: a small per-owner key-value scratchpad keyed by the caller's owner id.
+// The `memory` built-in tool: a small per-owner key-value scratchpad keyed by the caller's owner id,
+// bounded per owner (Tools:Memory:MaxBytesPerOwner) and in owners held (Tools:Memory:MaxOwners).
 // One owner never reads, lists or deletes another's keys; nothing survives a restart.
 import type { Clock } from '../../../platform/clock/index.js';
 import { toolFailure, toolSuccess, type Tool, type ToolDescriptor, type ToolResult } from '../../tool.js';
 import { memoryLimits } from './memory-limits.js';
 import { memoryOperations } from './memory-operations.js';
-import { isValidMemoryKey, MemoryStore } from './memory-store.js';
+import { isValidMemoryKey, MemoryStore, type MemoryBounds } from './memory-store.js';
 
-export interface MemoryToolOptions {
+export interface MemoryToolOptions extends MemoryBounds {
   readonly clock: Clock;
 }
 
@@ -28,7 +29,7 @@ function isTtl(value: unknown): value is number {
 }
 
 export function createMemoryTool(options: MemoryToolOptions): Tool {
-  const store = new MemoryStore(options.clock);
+  const store = new MemoryStore(options.clock, options);
   const iso = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());
 
   function invoke(operation: string, parameters: Readonly<Record<string, unknown>>, ownerId: string): ToolResult {

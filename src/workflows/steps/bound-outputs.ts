@@ -1,0 +1,22 @@
+// Wraps one run's step runners so every output a step keeps is measured (as JSON, without
+// serializing it) against the per-step bound and the run's running total. An output past either
+// bound is not kept: the step fails with a fixed text, so a chain of steps whose templates repeat
+// earlier outputs cannot grow the run's record (and its poll body) without limit.
+import { jsonSize } from '../definition/json-size.js';
+import { mapStepRunners, type StepOutcome, type StepRunners } from '../engine/step-runner.js';
+import { runOutputTooLarge, stepOutputTooLarge } from './step-failures.js';
+import type { StepLimits } from './step-limits.js';
+
+export function boundOutputs(runners: StepRunners, limits: Pick<StepLimits, 'maxStepOutputBytes' | 'maxRunOutputBytes'>): StepRunners {
+  const { maxStepOutputBytes, maxRunOutputBytes } = limits;
+  let kept = 0;
+  const check = (outcome: StepOutcome): StepOutcome => {
+    if (outcome.output === undefined) return outcome;
+    const size = jsonSize(outcome.output, maxStepOutputBytes);
+    if (size > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
+    if (kept + size > maxRunOutputBytes) return { ok: false, error: runOutputTooLarge(maxRunOutputBytes) };
+    kept += size;
+    return outcome;
+  };
+  return mapStepRunners(runners, (runner) => async (context) => check(await runner(context)));
+}
