@@ -30,6 +30,7 @@ import { createChatModel, type ChatModel } from './models/index.js';
 import { SharedSlots } from './platform/rate-limit/index.js';
 import { createMemoryStorage, type Storage } from './platform/storage/index.js';
 import { RunEngine } from './runs/index.js';
+import { startSweeper } from './platform/store/index.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
 import { McpServerManager } from './tools/mcp/index.js';
 import { ParameterValidator, ToolGovernor, ToolRegistry, registerToolRoutes } from './tools/index.js';
@@ -136,7 +137,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
   const closeHooks: Array<() => Promise<void>> = [];
-  const builtins = await createBuiltinTools(config, { clock, log });
+  const builtins = await createBuiltinTools(config, { clock, log, storage });
+  const memorySweeper = startSweeper({
+    intervalMs: config.bundleExecution.cleanupIntervalMs,
+    sweep: () => builtins.sweepMemory(),
+    onError: (err) => logger.warn({ err }, 'memory tool sweep failed'),
+  });
+  closeHooks.push(async () => memorySweeper.stop());
   const mcp = new McpServerManager(config.mcpServers, {
     callTimeoutMs: config.directToolInvocation.defaultTimeoutSeconds * 1000,
     log,

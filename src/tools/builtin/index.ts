@@ -2,6 +2,7 @@
 // dashboard_control) are deliberately absent: this host cannot construct them.
 import type { AppConfig } from '../../platform/config/types.js';
 import type { Clock } from '../../platform/clock/index.js';
+import type { Storage } from '../../platform/storage/index.js';
 import type { Tool } from '../tool.js';
 import { createClockTool } from './clock/index.js';
 import { createCalculatorTool } from './calculator/index.js';
@@ -16,18 +17,21 @@ export interface BuiltinTools {
   readonly tools: readonly Tool[];
   readonly knowledge: KnowledgeIndexes;
   readonly delegateTask: DelegateTaskTool;
+  /** Drops expired `memory` entries (the host's sweeper calls it). */
+  sweepMemory(): Promise<void>;
 }
 
-export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock; log: KnowledgeLog }): Promise<BuiltinTools> {
+export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock; log: KnowledgeLog; storage: Storage }): Promise<BuiltinTools> {
   const knowledge = await createKnowledgeIndexes({ indexes: config.retrieval.indexes, log: deps.log });
   const delegateTask = createDelegateTaskTool();
+  const memory = createMemoryTool({ clock: deps.clock, storage: deps.storage, ...config.tools.memory });
   const tools: Tool[] = [
     createClockTool({ clock: deps.clock }),
     createCalculatorTool(),
     createJsonTool(),
     createTextTool(),
     createKnowledgeTool(knowledge),
-    createMemoryTool({ clock: deps.clock, ...config.tools.memory }),
+    memory.tool,
     createHttpFetchTool({
       allowedHosts: config.tools.httpFetch.allowedHosts,
       maxResponseBytes: config.tools.httpFetch.maxResponseBytes,
@@ -35,7 +39,7 @@ export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock
     }),
     delegateTask,
   ];
-  return { tools, knowledge, delegateTask };
+  return { tools, knowledge, delegateTask, sweepMemory: () => memory.store.sweep() };
 }
 
 export { DELEGATE_UNAVAILABLE, type DelegateRunner, type DelegateTaskTool } from './delegate-task/index.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ManualClock } from '../../../platform/clock/index.js';
+import { createMemoryStorage } from '../../../platform/storage/index.js';
 import type { ToolCallContext, ToolResult } from '../../tool.js';
 import { createMemoryTool } from './index.js';
 
@@ -19,7 +20,9 @@ const output = (result: ToolResult): MemoryOutput => {
 
 function setup(bounds: { maxBytesPerOwner?: number; maxOwners?: number } = {}) {
   const clock = new ManualClock();
-  return { clock, tool: createMemoryTool({ clock, maxBytesPerOwner: 100 * 1024 * 1024, maxOwners: 1000, ...bounds }) };
+  const storage = createMemoryStorage({ clock });
+  const { tool, store } = createMemoryTool({ clock, storage, maxBytesPerOwner: 100 * 1024 * 1024, maxOwners: 1000, ...bounds });
+  return { clock, tool, store, storage };
 }
 
 describe('memory tool', () => {
@@ -182,5 +185,18 @@ describe('memory tool', () => {
     await tool.invoke('delete', { key: 'k' }, as('first'));
     await tool.invoke('delete', { key: 'more' }, as('first'));
     expect(await tool.invoke('set', { key: 'k', value: 1 }, as('fourth'))).toMatchObject({ ok: true });
+  });
+
+  it('keeps entries in the storage: another instance on the same storage reads them, and a sweep frees what expired', async () => {
+    const { tool, clock, storage, store } = setup();
+    await tool.invoke('set', { key: 'keep', value: { n: 1 } }, as('o'));
+    await tool.invoke('set', { key: 'brief', value: 2, ttlSeconds: 5 }, as('o'));
+    const other = createMemoryTool({ clock, storage, maxBytesPerOwner: 1024, maxOwners: 10 }).tool;
+    expect(output(await other.invoke('get', { key: 'keep' }, as('o')))).toMatchObject({ found: true, value: { n: 1 } });
+    expect(output(await other.invoke('get', { key: 'keep' }, as('intruder')))).toMatchObject({ found: false });
+    clock.advance(5_000);
+    await store.sweep();
+    expect(output(await other.invoke('list', {}, as('o'))).keys).toEqual(['keep']);
+    expect((await storage.records.sweep('memory')).length).toBe(0);
   });
 });

@@ -1,7 +1,9 @@
 // The `memory` built-in tool: a small per-owner key-value scratchpad keyed by the caller's owner id,
-// bounded per owner (Tools:Memory:MaxBytesPerOwner) and in owners held (Tools:Memory:MaxOwners).
-// One owner never reads, lists or deletes another's keys; nothing survives a restart.
+// bounded per owner (Tools:Memory:MaxBytesPerOwner) and in owners held (Tools:Memory:MaxOwners), kept in
+// the storage port (on PostgreSQL it survives restarts and is shared by every instance). One owner never
+// reads, lists or deletes another's keys.
 import type { Clock } from '../../../platform/clock/index.js';
+import type { Storage } from '../../../platform/storage/index.js';
 import { toolFailure, toolSuccess, type Tool, type ToolDescriptor, type ToolResult } from '../../tool.js';
 import { memoryLimits } from './memory-limits.js';
 import { memoryOperations } from './memory-operations.js';
@@ -9,6 +11,7 @@ import { isValidMemoryKey, MemoryStore, type MemoryBounds } from './memory-store
 
 export interface MemoryToolOptions extends MemoryBounds {
   readonly clock: Clock;
+  readonly storage: Storage;
 }
 
 const descriptor: ToolDescriptor = {
@@ -28,21 +31,21 @@ function isTtl(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= memoryLimits.maxTtlSeconds;
 }
 
-export function createMemoryTool(options: MemoryToolOptions): Tool {
-  const store = new MemoryStore(options.clock, options);
+export function createMemoryTool(options: MemoryToolOptions): { readonly tool: Tool; readonly store: MemoryStore } {
+  const store = new MemoryStore(options.storage, options.clock, options);
   const iso = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());
 
-  function invoke(operation: string, parameters: Readonly<Record<string, unknown>>, ownerId: string): ToolResult {
+  async function invoke(operation: string, parameters: Readonly<Record<string, unknown>>, ownerId: string): Promise<ToolResult> {
     if (operation === 'list') {
       const prefix = parameters['prefix'] ?? '';
       if (typeof prefix !== 'string') return toolFailure('The prefix must be a string.');
-      return toolSuccess({ keys: store.list(ownerId, prefix) });
+      return toolSuccess({ keys: await store.list(ownerId, prefix) });
     }
     const key = parameters['key'];
     if (typeof key !== 'string' || !isValidMemoryKey(key)) return toolFailure(badKey);
     switch (operation) {
       case 'get': {
-        const found = store.get(ownerId, key);
+        const found = await store.get(ownerId, key);
         if (found === undefined) return toolSuccess({ key, found: false, value: null, expiresAt: null });
         return toolSuccess({ key, found: true, value: found.value, expiresAt: iso(found.expiresAt) });
       }
@@ -52,22 +55,20 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
           return toolFailure(`ttlSeconds must be a whole number from 1 to ${memoryLimits.maxTtlSeconds}.`);
         }
         if (!('value' in parameters)) return toolFailure('A value is required.');
-        const stored = store.set(ownerId, key, parameters['value'], ttl);
+        const stored = await store.set(ownerId, key, parameters['value'], ttl);
         return stored.ok ? toolSuccess({ key, stored: true, expiresAt: iso(stored.expiresAt) }) : toolFailure(stored.error);
       }
       case 'delete':
-        return toolSuccess({ key, deleted: store.delete(ownerId, key) });
+        return toolSuccess({ key, deleted: await store.delete(ownerId, key) });
       default:
         return toolFailure(`Unknown operation "${operation}"; memory accepts get, set, list, delete.`);
     }
   }
 
-  return {
+  const tool: Tool = {
     descriptor,
-    invoke: (operation, parameters, context) => Promise.resolve(invoke(operation, parameters, context.ownerId)),
-    close: () => {
-      store.clear();
-      return Promise.resolve();
-    },
+    invoke: (operation, parameters, context) => invoke(operation, parameters, context.ownerId),
+    close: () => Promise.resolve(),
   };
+  return { tool, store };
 }
