@@ -1,14 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: every test on the Memory storage, and the HTTP integration suite again on a real
+// PostgreSQL (test/helpers/test-storage.ts), so both providers answer the same tests.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
-    // One embedded PostgreSQL server per run for the storage tests (test/helpers/postgres.ts).
+    // One embedded PostgreSQL server per run (test/helpers/postgres.ts gives each file a schema).
     globalSetup: ['./test/helpers/postgres-global-setup.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'memory', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/integration/**/*.test.ts'],
+          // Documentation and process tests that do not depend on the storage provider.
+          exclude: ['test/integration/readme.test.ts', 'test/integration/storage-cli.test.ts'],
+          env: { PORTCULLIS_TEST_STORAGE: 'Postgres' },
+        },
+      },
+    ],
   },
 });

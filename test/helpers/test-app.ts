@@ -7,6 +7,7 @@ import { buildApp, type AppDependencies } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/platform/config/index.js';
 import { createLogger } from '../../src/platform/log/index.js';
 import type { App } from '../../src/platform/http/index.js';
+import { openTestStorage } from './test-storage.js';
 
 export interface TestAppOptions {
   /** An `appsettings`-shaped object laid over the defaults (use `{ AppConfig: { AI: … } }`). */
@@ -38,9 +39,11 @@ export async function loadTestConfig(options: TestAppOptions): Promise<{ config:
   return { config: loaded.config, dir };
 }
 
+/** The real app on the suite's storage provider (see test-storage.ts) unless `deps.storage` is given. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { config, dir } = await loadTestConfig(options);
-  const app = await buildApp({ config, logger: createLogger({ level: 'silent' }), ...options.deps });
+  const own = options.deps?.storage === undefined ? await openTestStorage(options.deps?.clock) : undefined;
+  const app = await buildApp({ config, logger: createLogger({ level: 'silent' }), ...options.deps, ...(own ? { storage: own.storage } : {}) });
   await app.ready();
   return {
     app,
@@ -48,6 +51,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     dir,
     close: async () => {
       await app.close();
+      await own?.dispose();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIReply, type FakeOpenAIServer, type FakeRequestBody } from '../helpers/fake-openai-server.js';
 import { startRssProbe } from '../helpers/rss-probe.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_STORAGE } from '../helpers/test-storage.js';
 import { bundleSettings, listen, readVerifiedStream, registerHandle, settled, startJob, startRun } from './bundles-harness.js';
 
 const KiB = 1024;
@@ -95,8 +96,9 @@ describe('conversation amplification', () => {
         expect(history.length).toBeGreaterThan(0);
       }
       expect(Math.max(...requestBytes(fake))).toBeLessThan(2 * MiB);
-      // Unbounded: 50 messages of 400 KB replayed on every run (20 MB each).
-      expect(probe.peakGrowthMiB()).toBeLessThan(150);
+      // Unbounded: 50 messages of 400 KB replayed on every run (20 MB each). On PostgreSQL the history
+      // also passes through the driver's buffers as JSON text on every read and write.
+      expect(probe.peakGrowthMiB()).toBeLessThan(TEST_STORAGE === 'Postgres' ? 220 : 150);
     } finally {
       probe.stop();
     }

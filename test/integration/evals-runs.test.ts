@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import type { TestApp } from '../helpers/test-app.js';
+import { TEST_STORAGE } from '../helpers/test-storage.js';
 import {
   buildEvalApp,
   junit,
@@ -258,7 +259,9 @@ describe('the eval store', () => {
       await restarted.close();
     }
   });
-  it('files a run the host shut down under as Failed, without counts or report', async () => {
+  // Memory only: on a durable storage a closing host leaves the run for another instance to resume
+  // (DESIGN §11), which multi-process.test.ts shows with real processes.
+  it.skipIf(TEST_STORAGE === 'Postgres')('files a run the host shut down under as Failed, without counts or report', async () => {
     const headers = await tokenFor(harness, 'interrupted');
     const datasets = join(harness.root, 'datasets');
     await writeDatasets(datasets, { 'held-shutdown.jsonl': '{"id":"held","input":"gate:held-shutdown"}\n' });

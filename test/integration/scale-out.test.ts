@@ -1,14 +1,14 @@
 // Any instance serves any request (DESIGN §11), shown in one process: two apps — two instances with
-// their own engines, lanes, staging folders and ids — share one storage that calls itself durable, as
-// two processes share PostgreSQL. (The same scenarios across real processes on PostgreSQL, with
+// their own engines, lanes, staging folders and ids — share one storage (PostgreSQL in the postgres
+// project; otherwise a Memory storage that calls itself durable). (The same scenarios across real processes on PostgreSQL, with
 // SIGKILL and takeover, are in multi-process.test.ts.)
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/platform/clock/index.js';
-import { createMemoryStorage, type Storage } from '../../src/platform/storage/index.js';
+import type { Storage } from '../../src/platform/storage/index.js';
 import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
+import { openSharedTestStorage, type TestStorage } from '../helpers/test-storage.js';
 import { bundleSettings, bundleZip, multipart, openRawStream } from './bundles-harness.js';
 import { attach, chain, gateStep, heldModel, listen, llmStep, poll, pollUntil, statusIs, submit, toolStep, workflowSettings } from './workflows-harness.js';
 
@@ -21,6 +21,7 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
   }
 }
 
+let shared: TestStorage;
 let storage: Storage;
 let dir: string;
 let a: TestApp;
@@ -31,7 +32,8 @@ const held = heldModel();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'portcullis-scale-out-'));
-  storage = { ...createMemoryStorage({ clock: systemClock }), durable: true };
+  shared = await openSharedTestStorage();
+  storage = shared.storage;
   const settings = (name: string) =>
     merge(bundleSettings(join(dir, name)), workflowSettings({ RateLimits: { 'workflows-read': { PermitsPerMinute: 100_000 }, 'workflows-write': { PermitsPerMinute: 100_000 } } }));
   a = await buildTestApp({ settings: settings('a'), deps: { storage, instanceId: 'instance-a', chatModel: held.model } });
@@ -44,6 +46,7 @@ afterAll(async () => {
   for (const call of held.calls) call.release('done');
   await a.close();
   await b.close();
+  await shared.dispose();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -133,9 +136,9 @@ describe('bundles across instances', () => {
 
 describe('shared limits', () => {
   it('counts a caller’s rate limit across instances', async () => {
-    const shared: Storage = { ...createMemoryStorage({ clock: systemClock }), durable: true };
-    const c = await buildTestApp({ settings: merge(bundleSettings(join(dir, 'c')), { AppConfig: { AI: { RateLimits: { 'bundles-poll': { PermitsPerMinute: 3 } } } } }), deps: { storage: shared, instanceId: 'instance-c' } });
-    const d = await buildTestApp({ settings: merge(bundleSettings(join(dir, 'd')), { AppConfig: { AI: { RateLimits: { 'bundles-poll': { PermitsPerMinute: 3 } } } } }), deps: { storage: shared, instanceId: 'instance-d' } });
+    const limits = await openSharedTestStorage();
+    const c = await buildTestApp({ settings: merge(bundleSettings(join(dir, 'c')), { AppConfig: { AI: { RateLimits: { 'bundles-poll': { PermitsPerMinute: 3 } } } } }), deps: { storage: limits.storage, instanceId: 'instance-c' } });
+    const d = await buildTestApp({ settings: merge(bundleSettings(join(dir, 'd')), { AppConfig: { AI: { RateLimits: { 'bundles-poll': { PermitsPerMinute: 3 } } } } }), deps: { storage: limits.storage, instanceId: 'instance-d' } });
     try {
       const statuses: number[] = [];
       for (const app of [c, d, c, d]) statuses.push((await app.app.inject({ method: 'GET', url: '/api/bundles' })).statusCode);
@@ -143,6 +146,7 @@ describe('shared limits', () => {
     } finally {
       await c.close();
       await d.close();
+      await limits.dispose();
     }
   });
 });

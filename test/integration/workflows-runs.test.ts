@@ -163,7 +163,8 @@ describe('the workflow run state table', () => {
   it('any final state → cancel: unchanged, 409', async () => {
     const succeeded = await start(t.app, await submit(t.app, chain('final-ok', toolStep('a'))));
     const failed = await start(t.app, await submit(t.app, chain('final-bad', toolStep('a', 'json', 'query', { data: {}, expression: '[[[' }))));
-    const cancelled = await start(t.app, await submit(t.app, chain('final-cancelled', toolStep('a'))));
+    const cancelled = await start(t.app, await submit(t.app, chain('final-cancelled', gateStep('gate'), toolStep('a'))));
+    await pollUntil(t.app, cancelled.statusUrl, statusIs('Blocked'));
     await cancel(cancelled.statusUrl);
     for (const [run, status] of [[succeeded, 'Succeeded'], [failed, 'Failed'], [cancelled, 'Cancelled']] as const) {
       await pollUntil(t.app, run.statusUrl, isFinal);

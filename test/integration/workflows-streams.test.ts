@@ -7,6 +7,7 @@ import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_STORAGE } from '../helpers/test-storage.js';
 import {
   attach,
   chain,
@@ -140,7 +141,9 @@ describe('progress stream with small watcher buffers', () => {
   });
   afterAll(async () => t.close());
 
-  it('drops the oldest frames of a watcher that falls behind and reports how many with GAP', async () => {
+  // On PostgreSQL each checkpoint is a database round trip, so a watcher never falls ten frames behind
+  // within one event-loop turn; the buffer is the same code on both (progress-watcher.test.ts too).
+  it.skipIf(TEST_STORAGE === 'Postgres')('drops the oldest frames of a watcher that falls behind and reports how many with GAP', async () => {
     const id = await submit(t.app, chain('burst', llmStep('think', 'hold'), toolStep('a'), toolStep('b'), toolStep('c'), toolStep('d')));
     const calls = held.calls.length;
     const { statusUrl } = await start(t.app, id);
@@ -227,7 +230,12 @@ describe('stream ceilings and authorization', () => {
     expect(hostCeiling.res.status).toBe(503);
     aliceRun.call.release('done');
     await first.ended;
-    const third = await attach(base, streamPath(carolRun.statusUrl), carol);
+    // The slot is given back as the stream ends (on PostgreSQL one round trip later): retry briefly.
+    let third = await attach(base, streamPath(carolRun.statusUrl), carol);
+    for (let attempt = 0; third.res.status === 503 && attempt < 50; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      third = await attach(base, streamPath(carolRun.statusUrl), carol);
+    }
     expect(third.res.status).toBe(200);
     bobRun.call.release('done');
     carolRun.call.release('done');
@@ -264,7 +272,9 @@ describe('stream ceilings and authorization', () => {
 });
 
 describe('shutdown', () => {
-  it('stops live runs when the host closes, so open streams end with FINISHED Cancelled', async () => {
+  // Memory only: on a durable storage a closing host leaves the run for another instance (DESIGN §11),
+  // which multi-process.test.ts shows with real processes.
+  it.skipIf(TEST_STORAGE === 'Postgres')('stops live runs when the host closes, so open streams end with FINISHED Cancelled', async () => {
     const held = heldModel();
     const t = await buildTestApp({ settings: workflowSettings(), deps: { chatModel: held.model } });
     const base = await listen(t);

@@ -1,6 +1,6 @@
-// The assertion types of DESIGN.md §7, as parsed from a dataset: each carries what it needs to be
-// checked (a compiled pattern, a compiled schema). `severity: warn` turns a failure into a warning.
-import type { ValidateFunction } from 'ajv';
+// The assertion types of DESIGN.md §7, as parsed from a dataset: plain JSON data (a run's submission
+// is stored, and read back on whichever instance executes it), compiled where they are checked.
+// `severity: warn` turns a failure into a warning.
 
 export const ASSERTION_TYPES = [
   'equals',
@@ -22,9 +22,9 @@ export type Severity = 'error' | 'warn';
 export type Assertion = { readonly severity: Severity } & (
   | { readonly type: 'equals'; readonly value: unknown }
   | { readonly type: 'contains' | 'icontains' | 'not-contains'; readonly value: string }
-  | { readonly type: 'regex'; readonly value: string; readonly pattern: RegExp }
+  | { readonly type: 'regex'; readonly value: string; readonly flags: string }
   | { readonly type: 'is-json' }
-  | { readonly type: 'json-schema'; readonly validate: ValidateFunction }
+  | { readonly type: 'json-schema'; readonly schema: unknown }
   | { readonly type: 'tool-called'; readonly value: string }
   | { readonly type: 'max-latency-ms' | 'max-cost-usd'; readonly value: number }
   | { readonly type: 'llm-rubric'; readonly value: string }

@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Assertion, AssertionVerdict, Observation } from './assertion.js';
 import { parseJsonOutput } from './parse-json-output.js';
+import { compiledPattern, compiledSchema } from './compiled-assertions.js';
 
 const PASSED: AssertionVerdict = { passed: true };
 const MAX_QUOTE = 120;
@@ -23,11 +24,11 @@ export function checkAssertion(assertion: Exclude<Assertion, { type: 'llm-rubric
     case 'not-contains':
       return verdict(!output.includes(assertion.value), () => `expected the output not to contain ${quote(assertion.value)}`);
     case 'regex':
-      return verdict(assertion.pattern.test(output), () => `expected the output to match /${assertion.value}/${assertion.pattern.flags}`);
+      return verdict(compiledPattern(assertion.value, assertion.flags).test(output), () => `expected the output to match /${assertion.value}/${assertion.flags}`);
     case 'is-json':
       return verdict(parseJsonOutput(output).ok, () => 'expected the output to be JSON');
     case 'json-schema':
-      return checkSchema(assertion.validate, output);
+      return checkSchema(compiledSchema(assertion.schema), output);
     case 'tool-called':
       return verdict(seen.toolsCalled.has(assertion.value.toLowerCase()), () => {
         const called = [...seen.toolsCalled].join(', ') || 'none';
@@ -47,7 +48,7 @@ function equalsExpected(expected: unknown, output: string): boolean {
   return parsed.ok && isDeepStrictEqual(parsed.value, expected);
 }
 
-function checkSchema(validate: Extract<Assertion, { type: 'json-schema' }>['validate'], output: string): AssertionVerdict {
+function checkSchema(validate: ReturnType<typeof compiledSchema>, output: string): AssertionVerdict {
   const parsed = parseJsonOutput(output);
   if (!parsed.ok) return failed('expected the output to be JSON matching the schema');
   if (validate(parsed.value)) return PASSED;

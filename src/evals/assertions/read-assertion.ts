@@ -1,5 +1,6 @@
 // Reads one `assert` entry of a dataset case into an Assertion, compiling what can be compiled up
-// front (regex, JSON Schema), so a broken assertion is a dataset error at start, never a run failure.
+// front (regex, JSON Schema) to check it, so a broken assertion is a dataset error at start, never a
+// run failure. The Assertion keeps the source (plain data); checking compiles it again (cached).
 import { InvalidField } from '../datasets/invalid-field.js';
 import { isObject, refuseUnknownKeys, requireObject, requiredText } from '../datasets/fields.js';
 import { ASSERTION_TYPES, type Assertion, type AssertionType, type Severity } from './assertion.js';
@@ -44,7 +45,8 @@ function readTyped(type: AssertionType, fields: Readonly<Record<string, unknown>
       if (value !== undefined) throw new InvalidField(path, 'is not used by is-json');
       return { type };
     case 'json-schema':
-      return { type, validate: readSchema(value, path, compileSchema) };
+      readSchema(value, path, compileSchema);
+      return { type, schema: value };
     case 'max-latency-ms':
     case 'max-cost-usd':
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > NUMERIC_MAX) {
@@ -54,14 +56,16 @@ function readTyped(type: AssertionType, fields: Readonly<Record<string, unknown>
   }
 }
 
-function readPattern(value: unknown, flags: unknown, path: string): { value: string; pattern: RegExp } {
+function readPattern(value: unknown, flags: unknown, path: string): { value: string; flags: string } {
   const source = requiredText(value, path);
   if (source.length > MAX_PATTERN_LENGTH) throw new InvalidField(path, `must be at most ${MAX_PATTERN_LENGTH} characters`);
   if (flags !== undefined && (typeof flags !== 'string' || !/^[imsu]*$/.test(flags))) {
     throw new InvalidField(path.replace(/value$/, 'flags'), "may only combine the flags 'i', 'm', 's' and 'u'");
   }
+  const checked = typeof flags === 'string' ? flags : '';
   try {
-    return { value: source, pattern: new RegExp(source, typeof flags === 'string' ? flags : '') };
+    new RegExp(source, checked);
+    return { value: source, flags: checked };
   } catch {
     throw new InvalidField(path, 'is not a valid regular expression');
   }

@@ -1,0 +1,42 @@
+// The storage the integration tests run on: Memory by default, or a real PostgreSQL (a schema of its
+// own on the run's embedded server) when PORTCULLIS_TEST_STORAGE=Postgres — the second vitest project
+// runs the whole HTTP integration suite that way, so both providers answer the same tests.
+import { systemClock, type Clock } from '../../src/platform/clock/index.js';
+import { createMemoryStorage, createPostgresStorage, type Storage } from '../../src/platform/storage/index.js';
+import { freshPostgres } from './postgres.js';
+
+export const TEST_STORAGE: 'Memory' | 'Postgres' = process.env.PORTCULLIS_TEST_STORAGE === 'Postgres' ? 'Postgres' : 'Memory';
+
+const silent = { info: () => undefined, warn: () => undefined };
+
+export interface TestStorage {
+  readonly storage: Storage;
+  /** Closes the storage (and drops its schema). */
+  dispose(): Promise<void>;
+}
+
+/** A fresh storage of the suite's provider. */
+export async function openTestStorage(clock: Clock = systemClock): Promise<TestStorage> {
+  if (TEST_STORAGE === 'Memory') {
+    const storage = createMemoryStorage({ clock });
+    return { storage, dispose: () => storage.close() };
+  }
+  const database = freshPostgres('it');
+  const storage = await createPostgresStorage({ clock, connectionString: database.connectionString, schema: database.schema, maxConnections: 4, log: silent });
+  return {
+    storage,
+    dispose: async () => {
+      await storage.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * A storage several apps share as instances of one deployment: PostgreSQL as it is, or a Memory
+ * storage that calls itself durable (so the apps behave as they would on a shared database).
+ */
+export async function openSharedTestStorage(clock: Clock = systemClock): Promise<TestStorage> {
+  const opened = await openTestStorage(clock);
+  return TEST_STORAGE === 'Memory' ? { storage: { ...opened.storage, durable: true }, dispose: () => opened.dispose() } : opened;
+}
