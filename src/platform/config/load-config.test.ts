@@ -121,6 +121,7 @@ describe('loadConfig defaults', () => {
       },
       http: { requestTimeoutMs: 60_000 },
       logging: { level: 'info' },
+      console: { enabled: true, clientId: null, scope: null },
     };
     expect(loaded()).toEqual(expected);
   });

@@ -156,4 +156,12 @@ export interface AppConfig {
     /** Minimum level written to the log (AppConfig:Logging:Level). */
     readonly level: LogLevel;
   };
+  /** The web console at /console (AppConfig:Console). */
+  readonly console: {
+    readonly enabled: boolean;
+    /** null: Auth:ClientId. */
+    readonly clientId: string | null;
+    /** null: `openid profile api://{ClientId}/.default`. */
+    readonly scope: string | null;
+  };
 }
