@@ -101,7 +101,7 @@ describe('console: approvals and workflows', () => {
     await page.locator('li[data-step="ask"]').waitFor();
     await page.locator('li[data-step="use"]').waitFor();
     expect(await page.locator('li[data-step="ask"]').textContent()).toContain('missing-field');
-    expect(await page.locator('ul.diagnostics').textContent()).toContain('Edge 2 (use → ghost)');
+    expect(await page.locator('ul.diagnostics').textContent()).toContain('Edge 1 (use → ghost)');
     expect(await page.locator('svg g.dag-problem').count()).toBe(2);
     expect(await page.getByRole('button', { name: 'Save workflow' }).isDisabled()).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);

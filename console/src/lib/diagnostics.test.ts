@@ -13,7 +13,7 @@ describe('groupDiagnostics', () => {
       [{ from: 'x', to: 'y' }, { from: 'draft', to: 'ghost' }],
     );
     expect(groups.byStep.get('draft')?.map((d) => d.message)).toEqual(['m1', 'm2']);
-    expect(groups.byEdge).toEqual([{ label: 'Edge 2 (draft → ghost)', diagnostic: { code: 'c', edge: 1, message: 'm3' } }]);
+    expect(groups.byEdge).toEqual([{ label: 'Edge 1 (draft → ghost)', diagnostic: { code: 'c', edge: 1, message: 'm3' } }]);
     expect(groups.general.map((d) => d.code)).toEqual(['d']);
   });
 });

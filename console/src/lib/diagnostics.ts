@@ -18,7 +18,7 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[], edges: read
     } else if (diagnostic.edge !== undefined) {
       const edge = edges[diagnostic.edge];
       const ends = edge === undefined ? '' : ` (${String(edge.from)} → ${String(edge.to)})`;
-      byEdge.push({ label: `Edge ${diagnostic.edge + 1}${ends}`, diagnostic });
+      byEdge.push({ label: `Edge ${diagnostic.edge}${ends}`, diagnostic });
     } else {
       general.push(diagnostic);
     }
