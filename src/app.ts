@@ -49,6 +49,8 @@ export interface AppDependencies {
   readonly storage?: Storage;
   /** This process's id as lease and slot holder (default: random). */
   readonly instanceId?: string;
+  /** Folder of the built web console (default: dist/console under the package root). */
+  readonly consoleRoot?: string;
 }
 
 /** DESIGN §11 RunLeaseTtl default. */
@@ -130,7 +132,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   ];
   registerSystemRoutes(app, { readiness });
   // The web console (static files and its sign-in document; no API route): src/console.
-  if (config.console.enabled) await registerConsole(app, { config });
+  if (config.console.enabled) await registerConsole(app, { config, ...(deps.consoleRoot === undefined ? {} : { root: deps.consoleRoot }) });
 
   const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
   const closeHooks: Array<() => Promise<void>> = [];

@@ -41,6 +41,9 @@ export async function registerConsole(app: App, options: ConsoleOptions): Promis
       root,
       prefix: CONSOLE_PATH,
       redirect: true,
+      // One route per built file (the build is fixed while the service runs): a missing file is then a
+      // plain 404, not a 405 from the catch-all.
+      wildcard: false,
       index: ['index.html'],
       dotfiles: 'ignore',
       decorateReply: false,

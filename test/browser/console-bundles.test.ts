@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../fixtures/zip-builder.js';
-import { DEV_SETTINGS, launchChromium, openPage, screenshot, seriousA11yViolations, startConsoleServer, type ConsoleServer, type WatchedPage } from './harness.js';
+import { DEV_SETTINGS, launchChromium, type PageGlobals, openPage, screenshot, seriousA11yViolations, startConsoleServer, type ConsoleServer, type WatchedPage } from './harness.js';
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -88,7 +88,7 @@ describe('console: bundles', () => {
     expect(await page.locator('.msg-assistant').first().textContent()).toContain(PAYLOAD);
     expect(await page.locator('.msg-tool').textContent()).toContain('<img src=x onerror=');
     expect(await page.locator('.transcript img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).__xss)).toBeUndefined();
     expect(await tab.violations()).toEqual([]);
     expect(tab.errors).toEqual([]);
     expect(tab.foreignRequests).toEqual([]);

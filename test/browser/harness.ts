@@ -4,7 +4,7 @@
 // (PORTCULLIS_SCREENSHOTS=DIR, used by `npm run console:screenshots` for the README).
 import AxeBuilder from '@axe-core/playwright';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
@@ -13,7 +13,6 @@ import { defaultConsoleRoot } from '../../src/console/console-root.js';
 import { loadTestConfig } from '../helpers/test-app.js';
 import type { App } from '../../src/platform/http/index.js';
 import { findChromium } from './find-chromium.js';
-import { rm } from 'node:fs/promises';
 
 export interface ConsoleServer {
   readonly app: App;
@@ -63,10 +62,12 @@ export interface WatchedPage {
 
 export async function openPage(browser: Browser, origins: readonly string[]): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+  // Runs in the page (DOM types are not in this Node project's program, hence the narrow casts).
   await context.addInitScript(() => {
     const seen: string[] = [];
-    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+    const page = globalThis as unknown as PageGlobals;
+    page.__cspViolations = seen;
+    page.document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -81,7 +82,16 @@ export async function openPage(browser: Browser, origins: readonly string[]): Pr
     page,
     errors,
     foreignRequests,
-    violations: () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations ?? []),
+    violations: () => page.evaluate(() => (globalThis as unknown as PageGlobals).__cspViolations ?? []),
+  };
+}
+
+/** What the page scripts of these tests touch in the browser. */
+export interface PageGlobals {
+  __cspViolations?: string[];
+  __xss?: number;
+  readonly document: {
+    addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
   };
 }
 

@@ -59,7 +59,7 @@ describe('dev-idp authorization code flow', () => {
   });
 
   it('shows a sign-in form carrying the request, every value escaped, under a CSP with no script', async () => {
-    const response = await fetch(`${endpoints.authorization_endpoint}?${authorizeParams({ state: '"><script>alert(1)</script>' })}`);
+    const response = await fetch(`${endpoints.authorization_endpoint}?${authorizeParams({ state: '"><script>alert(1)</script>' }).toString()}`);
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('name="sub"');
@@ -78,7 +78,7 @@ describe('dev-idp authorization code flow', () => {
     ['the plain PKCE method', { code_challenge_method: 'plain' }],
     ['an implicit-flow response type', { response_type: 'token' }],
   ])('refuses %s without redirecting', async (_title, extra) => {
-    const response = await fetch(`${endpoints.authorization_endpoint}?${authorizeParams(extra)}`, { redirect: 'manual' });
+    const response = await fetch(`${endpoints.authorization_endpoint}?${authorizeParams(extra).toString()}`, { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
   });
@@ -104,7 +104,7 @@ describe('dev-idp authorization code flow', () => {
       subjectId: 'carol',
       roles: ['Harness.Evals.Execute', 'Reader'],
     });
-    await authenticator.close();
+    authenticator.close();
     expect(((await (await redeem(location.searchParams.get('code')!)).json()) as { error: string }).error).toBe('invalid_grant');
   });
 

@@ -4,7 +4,7 @@
 // token (audience api://{clientId}) and an ID token. Development only: there is no password.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AuthorizationCodes } from './authorization-codes.js';
+import type { AuthorizationCodes } from './authorization-codes.js';
 import { authorizationFields, readAuthorizationRequest, redirectWithCode } from './authorization-request.js';
 import { errorPage, pageSecurityPolicy, signInPage } from './sign-in-page.js';
 
