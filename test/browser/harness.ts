@@ -115,6 +115,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (folder === undefined || folder === '') return;
   const dir = resolve(folder);
   await mkdir(dir, { recursive: true });
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
 }
 

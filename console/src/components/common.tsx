@@ -2,8 +2,9 @@
 import type { ComponentChildren } from 'preact';
 import { ApiError, messageOf } from '../api/api-error';
 
-export function Badge({ status }: { status: string }) {
-  return <span class={`badge badge-${status.toLowerCase()}`}>{status}</span>;
+/** A state as a coloured pill; `label` when the text shown differs from the state's class name. */
+export function Badge({ status, label }: { status: string; label?: string }) {
+  return <span class={`badge badge-${status.toLowerCase()}`}>{label ?? status}</span>;
 }
 
 /** A refused or failed call: the problem's title and detail, as text, announced to screen readers. */

@@ -59,7 +59,7 @@ export function BundlePage({ handle }: { handle: string }) {
         {agent === undefined ? null : <> · expires {when(agent.expiresAt)} at the earliest</>} · <a href={href('bundles')}>all bundles</a>
       </p>
       <ProblemNotice error={runs.error} />
-      <div class="split">
+      <div class="split wide-first">
         <div class="pane wide">
           <div class="heading-row">
             <h2>Conversation</h2>

@@ -67,7 +67,7 @@ export function ToolPage({ name }: { name: string }) {
           <p>{value.description}</p>
           <Facts
             items={[
-              ['Risk', <Badge status={`risk-${value.riskTier}`} />],
+              ['Risk', <Badge status={`risk-${value.riskTier}`} label={value.riskTier} />],
               ['Read-only', value.isReadOnly ? 'yes' : 'no'],
               ['Concurrency-safe', value.isConcurrencySafe ? 'yes' : 'no'],
               ['Invocable here', value.isDirectlyInvocable ? 'yes' : 'no (only inside runs)'],

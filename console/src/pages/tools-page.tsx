@@ -47,7 +47,7 @@ export function ToolsPage() {
                 </th>
                 <td>{tool.operations.join(', ')}</td>
                 <td>
-                  <Badge status={`risk-${tool.riskTier}`} />
+                  <Badge status={`risk-${tool.riskTier}`} label={tool.riskTier} />
                 </td>
                 <td>{tool.isReadOnly ? 'yes' : 'no'}</td>
                 <td>{tool.isConcurrencySafe ? 'yes' : 'no'}</td>

@@ -47,7 +47,7 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
       {value === undefined ? null : (
         <>
           <Facts items={[['Id', value.id], ['Created', when(value.createdAt)], ['Entry step', value.configuration.entryStep]]} />
-          <div class="split">
+          <div class="split wide-first">
             <div class="pane wide">
               <h2>Graph</h2>
               <DagView label={`Steps of ${value.name}`} steps={value.steps} edges={value.edges} />
