@@ -99,6 +99,18 @@ describe('the console with an identity provider', () => {
   });
 });
 
+describe('a service whose console was not built', () => {
+  it('still starts, serves its API and answers 404 under /console/', async () => {
+    const unbuilt = await buildTestApp({ deps: { consoleRoot: join(root, 'not-built') } });
+    try {
+      expect((await unbuilt.app.inject({ url: '/console/' })).statusCode).toBe(404);
+      expect((await unbuilt.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await unbuilt.close();
+    }
+  });
+});
+
 describe('AppConfig:Console:Enabled', () => {
   it('false serves no console and no redirect', async () => {
     expect((await anonymous.app.inject({ url: '/console/x' })).statusCode).toBe(404);

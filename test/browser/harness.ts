@@ -104,6 +104,11 @@ export interface AxeFinding {
 /** Serious and critical axe-core findings on the page as it is now (WCAG 2.x A and AA rules). */
 export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  if (process.env.PORTCULLIS_AXE_REPORT === '1') {
+    // Every finding of any impact, one line per page, for reports (the assertion is on serious/critical).
+    const found = results.violations.map((violation) => `${violation.id}:${violation.impact ?? '?'}×${violation.nodes.length}`);
+    console.log(`axe ${new URL(page.url()).hash || new URL(page.url()).pathname}: ${results.passes.length} rules passed; ${found.join(', ') || 'no findings'}`);
+  }
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
