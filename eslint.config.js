@@ -39,6 +39,9 @@ export default tseslint.config(
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),
             zone('workflows', 'evals', 'nothing imports evals'),
+            ...[...features, 'runs'].map((f) => zone('console', f, 'the console server side imports only platform')),
+            // The browser bundle (console/ at the root) talks to the service over HTTP only.
+            { target: './console', from: './src', message: 'the browser console reaches the service over HTTP, never by import' },
           ],
         },
       ],

@@ -1,4 +1,11 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { ENABLE_BROWSER_TESTS, findChromium } from './test/browser/find-chromium.js';
+
+// The console's browser tests need a Chromium; without one they are left out, said in one line.
+const browserTests = findChromium() !== null;
+if (!browserTests && process.env.VITEST_WORKER_ID === undefined) {
+  console.log(`browser tests skipped: no Chromium found; to run them, ${ENABLE_BROWSER_TESTS}`);
+}
 
 // Two projects: every test on the Memory storage, and the HTTP integration suite again on a real
 // PostgreSQL (test/helpers/test-storage.ts), so both providers answer the same tests.
@@ -12,14 +19,21 @@ export default defineConfig({
     hookTimeout: 30_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'memory', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'memory',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'console/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(browserTests ? [] : ['test/browser/**'])],
+        },
+      },
       {
         extends: true,
         test: {
           name: 'postgres',
           include: ['test/integration/**/*.test.ts'],
           // Documentation and process tests that do not depend on the storage provider.
-          exclude: ['test/integration/readme.test.ts', 'test/integration/storage-cli.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/integration/readme.test.ts', 'test/integration/storage-cli.test.ts', 'test/integration/console-build.test.ts'],
           env: { PORTCULLIS_TEST_STORAGE: 'Postgres' },
         },
       },

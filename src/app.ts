@@ -37,6 +37,7 @@ import { ParameterValidator, ToolGovernor, ToolRegistry, registerToolRoutes } fr
 import { registerWorkflows } from './workflows/index.js';
 import { registerEvals } from './evals/index.js';
 import { registerBundles } from './bundles/index.js';
+import { registerConsole } from './console/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -51,6 +52,8 @@ export interface AppDependencies {
   readonly storage?: Storage;
   /** This process's id as lease and slot holder (default: random). */
   readonly instanceId?: string;
+  /** Folder of the built web console (default: dist/console under the package root). */
+  readonly consoleRoot?: string;
 }
 
 /** DESIGN §11 RunLeaseTtl default. */
@@ -134,6 +137,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     ...Object.entries(config.retrieval.indexes).map(([name, index]) => readableRoot(`index:${name}`, index.root)),
   ];
   registerSystemRoutes(app, { readiness });
+  // The web console (static files and its sign-in document; no API route): src/console.
+  if (config.console.enabled) await registerConsole(app, { config, ...(deps.consoleRoot === undefined ? {} : { root: deps.consoleRoot }) });
 
   const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
   const closeHooks: Array<() => Promise<void>> = [];

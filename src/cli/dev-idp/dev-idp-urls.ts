@@ -16,3 +16,11 @@ export function discoveryPath(tenantId: string): string {
 export function jwksPath(tenantId: string): string {
   return `/${tenantId}/discovery/v2.0/keys`;
 }
+
+export function authorizePath(tenantId: string): string {
+  return `/${tenantId}/oauth2/v2.0/authorize`;
+}
+
+export function tokenPath(tenantId: string): string {
+  return `/${tenantId}/oauth2/v2.0/token`;
+}

@@ -1,12 +1,15 @@
-// A local OpenID provider on loopback: discovery and JWKS over node:http, RS256 tokens minted in-process.
-// Deliberately no login or token endpoint: `mintToken` and `portcullis token` are the only issuers.
+// A local OpenID provider on loopback: discovery and JWKS over node:http, RS256 tokens minted in-process
+// (`mintToken`, `portcullis token`) or through the authorization-code flow with PKCE behind a "sign in
+// as subject/roles" form (oauth-endpoints.ts), so a browser client can sign in offline.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../platform/clock/index.js';
 import { createDevIdpState, DEFAULT_STATE_DIR, readDevIdpState, writeDevIdpState, type DevIdpState } from './dev-idp-state.js';
-import { discoveryPath, instanceFor, issuerFor, jwksPath } from './dev-idp-urls.js';
+import { AuthorizationCodes } from './authorization-codes.js';
+import { authorizePath, discoveryPath, instanceFor, issuerFor, jwksPath, tokenPath } from './dev-idp-urls.js';
 import { mintDevToken, type MintTokenOptions } from './mint-dev-token.js';
+import { createOAuthEndpoints, sendJson as send, TOKEN_TTL_SECONDS } from './oauth-endpoints.js';
 import { DEV_IDP_ALGORITHM, generateSigningKey, publicJwk } from './signing-key.js';
 
 export interface DevIdp {
@@ -50,7 +53,10 @@ export async function startDevIdp(options: StartDevIdpOptions = {}): Promise<Dev
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
     options.onRequest?.({ method: request.method ?? 'GET', path });
-    respond(request, response, path);
+    respond(request, response, path).catch(() => {
+      if (!response.headersSent) send(response, 500, { error: 'server_error' });
+      else response.destroy();
+    });
   });
   await listen(server, options.port ?? state.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
@@ -59,15 +65,35 @@ export async function startDevIdp(options: StartDevIdpOptions = {}): Promise<Dev
 
   const instance = instanceFor(host, port);
   const issuer = issuerFor(instance, state.tenantId);
-  const jwksUri = `${instance.slice(0, -1)}${jwksPath(state.tenantId)}`;
+  const origin = instance.slice(0, -1);
+  const jwksUri = `${origin}${jwksPath(state.tenantId)}`;
+  const mint = (claims: Record<string, unknown>, mintOptions: MintTokenOptions = {}): Promise<string> =>
+    mintDevToken({ issuer, clientId: state.clientId, signingKey: state.signingKey }, claims, mintOptions, clock.now());
+  const oauth = createOAuthEndpoints({
+    clientId: () => state.clientId,
+    codes: new AuthorizationCodes(clock),
+    mint: (claims) => mint(claims, { ttlSeconds: TOKEN_TTL_SECONDS }),
+  });
 
-  function respond(request: IncomingMessage, response: ServerResponse, path: string): void {
+  async function respond(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    if (request.method === 'OPTIONS') return preflight(response);
+    if (path === authorizePath(state.tenantId) && (request.method === 'GET' || request.method === 'POST')) {
+      return oauth.authorize(request, response, new URL(request.url ?? '/', origin));
+    }
+    if (path === tokenPath(state.tenantId) && request.method === 'POST') return oauth.token(request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, { error: 'method_not_allowed' });
     if (path === discoveryPath(state.tenantId)) {
       return send(response, 200, {
         issuer,
+        authorization_endpoint: `${origin}${authorizePath(state.tenantId)}`,
+        token_endpoint: `${origin}${tokenPath(state.tenantId)}`,
         jwks_uri: jwksUri,
-        response_types_supported: ['token'],
+        response_types_supported: ['code'],
+        response_modes_supported: ['query', 'fragment'],
+        grant_types_supported: ['authorization_code'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+        scopes_supported: ['openid', 'profile'],
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [DEV_IDP_ALGORITHM],
       });
@@ -79,15 +105,14 @@ export async function startDevIdp(options: StartDevIdpOptions = {}): Promise<Dev
   }
 
   return {
-    url: instance.slice(0, -1),
+    url: origin,
     issuer,
     tenantId: state.tenantId,
     clientId: state.clientId,
     instance,
-    discoveryUrl: `${instance.slice(0, -1)}${discoveryPath(state.tenantId)}`,
+    discoveryUrl: `${origin}${discoveryPath(state.tenantId)}`,
     jwksUri,
-    mintToken: (claims, mintOptions = {}) =>
-      mintDevToken({ issuer, clientId: state.clientId, signingKey: state.signingKey }, claims, mintOptions, clock.now()),
+    mintToken: (claims, mintOptions = {}) => mint(claims, mintOptions),
     async rotateKey() {
       const previous = publicJwk(state.signingKey);
       state = { ...state, signingKey: await generateSigningKey(), retiredKeys: [previous] };
@@ -97,14 +122,15 @@ export async function startDevIdp(options: StartDevIdpOptions = {}): Promise<Dev
   };
 }
 
-function send(response: ServerResponse, status: number, body: object): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
+/** Browser clients fetch discovery, keys and tokens cross-origin; none of them needs credentials. */
+function preflight(response: ServerResponse): void {
+  response.writeHead(204, {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, POST',
+    'access-control-allow-headers': 'content-type, accept',
+    'access-control-max-age': '600',
   });
-  response.end(text);
+  response.end();
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

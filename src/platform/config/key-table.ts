@@ -4,6 +4,7 @@ import type { KeyEntry } from './key-entry.js';
 import { authKeys } from './keys/auth-keys.js';
 import { bundleExecutionKeys } from './keys/bundle-execution-keys.js';
 import { chatModelKeys } from './keys/chat-model-keys.js';
+import { consoleKeys } from './keys/console-keys.js';
 import { conversationKeys } from './keys/conversation-keys.js';
 import { discoveryKeys } from './keys/discovery-keys.js';
 import { envelopeKeys } from './keys/envelope-keys.js';
@@ -31,4 +32,5 @@ export const keyTable: readonly KeyEntry[] = [
   ...httpKeys,
   ...loggingKeys,
   ...storageKeys,
+  ...consoleKeys,
 ];

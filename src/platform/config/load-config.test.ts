@@ -139,6 +139,7 @@ describe('loadConfig defaults', () => {
       http: { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 64 },
       logging: { level: 'info', maxStringLength: 8192 },
       storage: { provider: 'Memory', postgres: { connectionString: null, schema: 'portcullis', maxConnections: 10 }, runLeaseTtlMs: 15_000 },
+      console: { enabled: true, clientId: null, scope: null },
     };
     expect(loaded()).toEqual(expected);
   });

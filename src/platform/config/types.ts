@@ -205,4 +205,12 @@ export interface AppConfig {
   };
   /** AppConfig:Storage (DESIGN.md §11). */
   readonly storage: StorageConfig;
+  /** The web console at /console (AppConfig:Console). */
+  readonly console: {
+    readonly enabled: boolean;
+    /** null: Auth:ClientId. */
+    readonly clientId: string | null;
+    /** null: `openid profile api://{ClientId}/.default`. */
+    readonly scope: string | null;
+  };
 }

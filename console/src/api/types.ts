@@ -1,0 +1,172 @@
+// The response shapes the console reads, as DESIGN §6, §7, §12 and SPEC.md define them. Only the
+// fields the pages use; every string in them may come from a model, a tool or a dataset and is
+// rendered as text.
+
+export type WorkflowRunStatus = 'Queued' | 'Running' | 'Blocked' | 'Succeeded' | 'Failed' | 'Cancelled';
+export type StepStatus = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Skipped' | 'Waiting';
+
+export interface Page {
+  readonly nextCursor: string | null;
+}
+
+export interface PendingApproval {
+  readonly approvalId: string;
+  readonly workflowId: string;
+  readonly jobId: string;
+  readonly stepName: string;
+  readonly message: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+}
+
+export interface WorkflowSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+}
+
+export interface StepDefinition {
+  readonly id?: string;
+  readonly name: string;
+  readonly type: string;
+  readonly configuration?: Record<string, unknown>;
+}
+
+export interface EdgeDefinition {
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface WorkflowDetail extends WorkflowSummary {
+  readonly steps: readonly StepDefinition[];
+  readonly edges: readonly EdgeDefinition[];
+  readonly configuration: { readonly entryStep: string; readonly input: Record<string, unknown> };
+}
+
+export interface Diagnostic {
+  readonly code: string;
+  readonly step?: string;
+  readonly edge?: number;
+  readonly message: string;
+}
+
+export interface StepProjection {
+  readonly name: string;
+  readonly id: string;
+  readonly type: string;
+  readonly status: StepStatus;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+  readonly output?: unknown;
+  readonly error: string | null;
+}
+
+export interface WorkflowRun {
+  readonly jobId: string;
+  readonly workflowId: string;
+  readonly status: WorkflowRunStatus;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+  readonly error: string | null;
+  readonly steps: readonly StepProjection[];
+  readonly pendingApprovals: readonly { approvalId: string; stepName: string; message: string; createdAt: string }[];
+}
+
+export type ProgressFrame =
+  | { type: 'SNAPSHOT'; jobId: string; status: WorkflowRunStatus; isTerminal: boolean; sequence: number; steps: StepProjection[] }
+  | { type: 'STEP'; sequence: number; stepName: string; stepId: string; status: StepStatus; output?: unknown; error?: string }
+  | { type: 'FINISHED'; sequence: number; status: WorkflowRunStatus; error?: string }
+  | { type: 'PARKED'; sequence: number; approvalId: string; stepName: string }
+  | { type: 'GAP'; droppedCount: number };
+
+export interface BundleHandle {
+  readonly handle: string;
+  readonly agentId: string;
+  readonly expiresAt: string;
+  readonly createdAt: string;
+}
+
+export interface BundleRun {
+  readonly jobId: string;
+  readonly status: 'Queued' | 'Running' | 'Succeeded' | 'Failed';
+  readonly error: string | null;
+  readonly createdAt: string;
+  readonly completedAt: string | null;
+  readonly result: {
+    readonly conversationSucceeded: boolean;
+    readonly finalResponse: string;
+    readonly turnCount: number;
+    readonly totalToolInvocations: number;
+  } | null;
+}
+
+export interface StartBundleRun {
+  readonly jobId: string;
+  readonly statusUrl: string;
+  readonly streamUrl: string | null;
+}
+
+export interface Tally {
+  readonly passed: number;
+  readonly failed: number;
+  readonly warned: number;
+  readonly errored: number;
+}
+
+export interface EvalRun {
+  readonly jobId: string;
+  readonly status: 'Queued' | 'Running' | 'Succeeded' | 'Failed' | 'Cancelled';
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+  readonly counts?: Tally & { readonly total: number };
+  readonly verdict?: 'Pass' | 'Warn' | 'Fail';
+  readonly durationMs?: number;
+  readonly costUsd?: number;
+  readonly datasets: readonly string[];
+  readonly report?: {
+    readonly failRate: number;
+    readonly failRateThreshold: number;
+    readonly repeats: number;
+    readonly byDataset: readonly (Tally & { name: string })[];
+    readonly byTag: readonly (Tally & { tag: string })[];
+    readonly tokens: { readonly input: number; readonly output: number };
+    readonly flakyCases: number;
+    readonly passAtK: number;
+  };
+}
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly operations: readonly string[];
+  readonly riskTier: 'Trivial' | 'Low' | 'Medium' | 'High' | 'Critical';
+  readonly isReadOnly: boolean;
+  readonly isConcurrencySafe: boolean;
+  readonly isDirectlyInvocable: boolean;
+}
+
+export interface ToolDescription extends ToolEntry {
+  /** JSON Schema of each operation's parameters, by operation name. */
+  readonly parameters: Record<string, unknown>;
+}
+
+export interface ToolInvocation {
+  readonly tool: string;
+  readonly operation: string;
+  readonly succeeded: boolean;
+  readonly output?: string;
+  readonly error?: string;
+  readonly outputTruncated: boolean;
+  readonly durationMs: number;
+}
+
+export interface Capabilities {
+  readonly source: 'subject' | 'roles' | 'default' | 'anonymous';
+  readonly matchedRoles: readonly string[];
+  readonly allowedTools: readonly string[];
+  readonly allowedMcpServers: readonly string[];
+  readonly autonomyCeiling: 'Restricted' | 'Supervised' | 'Autonomous';
+  readonly tools: readonly { name: string; granted: boolean; reason: string }[];
+}

@@ -1,0 +1,107 @@
+// The console's shell: header with navigation and who I am, one page per route, the sign-in page
+// whenever a token is needed and missing.
+import { useMemo } from 'preact/hooks';
+import { createApi } from './api/client';
+import { SignInPage } from './auth/sign-in-page';
+import { currentToken, isSignedIn, signOut, useSession, type Session } from './auth/session';
+import { ApiContext } from './lib/api-context';
+import { href, useRoute } from './lib/router';
+import { ApprovalsPage } from './pages/approvals-page';
+import { BundlePage } from './pages/bundle-page';
+import { BundlesPage } from './pages/bundles-page';
+import { EvalRunPage } from './pages/eval-run-page';
+import { EvalsPage } from './pages/evals-page';
+import { ToolPage } from './pages/tool-page';
+import { ToolsPage } from './pages/tools-page';
+import { WorkflowEditorPage } from './pages/workflow-editor-page';
+import { WorkflowPage } from './pages/workflow-page';
+import { WorkflowRunPage } from './pages/workflow-run-page';
+import { WorkflowsPage } from './pages/workflows-page';
+
+const SECTIONS = [
+  ['approvals', 'Approvals'],
+  ['workflows', 'Workflows'],
+  ['bundles', 'Bundles'],
+  ['evals', 'Evals'],
+  ['tools', 'Tools'],
+] as const;
+
+export function App() {
+  const session = useSession();
+  const route = useRoute();
+  const api = useMemo(
+    () => createApi({ token: currentToken, onUnauthorized: () => void signOut('The service did not accept your sign-in (it may have expired). Sign in again.') }),
+    [],
+  );
+  if (!isSignedIn(session)) return <SignInPage session={session} />;
+  return (
+    <ApiContext.Provider value={api}>
+      <a class="skip-link" href="#main" onClick={(event) => { event.preventDefault(); document.getElementById('main')?.focus(); }}>
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Portcullis</span>
+        <nav aria-label="Sections">
+          <ul>
+            {SECTIONS.map(([id, title]) => (
+              <li key={id}>
+                <a href={href(id)} aria-current={route[0] === id ? 'page' : undefined}>
+                  {title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <WhoAmI session={session} />
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </ApiContext.Provider>
+  );
+}
+
+function WhoAmI({ session }: { session: Session }) {
+  if (session.auth.mode === 'anonymous') return <p class="who">Anonymous (Development mode)</p>;
+  const subject = session.claims?.subject ?? 'signed in';
+  return (
+    <div class="who">
+      <span>
+        {subject}
+        {session.via === 'pasted' ? ' (pasted token)' : ''}
+      </span>
+      <button type="button" class="link" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+function Page({ route }: { route: string[] }) {
+  const [section, id, sub, subId] = route;
+  switch (section) {
+    case 'workflows':
+      if (id === 'new') return <WorkflowEditorPage />;
+      if (id !== undefined && sub === 'runs' && subId !== undefined) return <WorkflowRunPage workflowId={id} jobId={subId} />;
+      if (id !== undefined) return <WorkflowPage workflowId={id} />;
+      return <WorkflowsPage />;
+    case 'bundles':
+      return id === undefined ? <BundlesPage /> : <BundlePage handle={id} />;
+    case 'evals':
+      return id === undefined ? <EvalsPage /> : <EvalRunPage jobId={id} />;
+    case 'tools':
+      return id === undefined ? <ToolsPage /> : <ToolPage name={id} />;
+    case 'approvals':
+    case undefined:
+      return <ApprovalsPage />;
+    default:
+      return (
+        <section>
+          <h1>Not found</h1>
+          <p>
+            There is no page here. <a href={href('approvals')}>Go to the approvals inbox</a>.
+          </p>
+        </section>
+      );
+  }
+}

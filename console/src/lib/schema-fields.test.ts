@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { fieldsOf, parametersOf } from './schema-fields';
+
+const schema = {
+  type: 'object',
+  required: ['key', 'value'],
+  properties: {
+    key: { type: 'string', maxLength: 256, description: 'Key' },
+    value: { description: 'Any JSON value.' },
+    ttlSeconds: { type: 'integer', minimum: 1, maximum: 2592000 },
+    mode: { type: 'string', enum: ['a', 'b'] },
+    verbose: { type: 'boolean' },
+    schema: { anyOf: [{ type: 'object' }, { type: 'boolean' }] },
+  },
+};
+
+describe('fieldsOf', () => {
+  it('derives one field per property with its kind, requiredness and bounds', () => {
+    expect(fieldsOf(schema).map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['key', 'string', true],
+      ['value', 'json', true],
+      ['ttlSeconds', 'integer', false],
+      ['mode', 'enum', false],
+      ['verbose', 'boolean', false],
+      ['schema', 'json', false],
+    ]);
+    expect(fieldsOf(schema)[2]).toMatchObject({ minimum: 1, maximum: 2592000 });
+    expect(fieldsOf(schema)[3]!.options).toEqual(['a', 'b']);
+    expect(fieldsOf(null)).toEqual([]);
+  });
+});
+
+describe('parametersOf', () => {
+  const fields = fieldsOf(schema);
+  it('reads typed values and leaves out empty optional fields', () => {
+    expect(parametersOf(fields, { key: 'k', value: '{"a":[1]}', ttlSeconds: '60', mode: '', verbose: true, schema: '' })).toEqual({
+      ok: true,
+      parameters: { key: 'k', value: { a: [1] }, ttlSeconds: 60, verbose: true },
+    });
+  });
+
+  it('names the field that cannot be read', () => {
+    expect(parametersOf(fields, { key: 'k', value: '{' })).toEqual({ ok: false, field: 'value', message: 'must be JSON' });
+    expect(parametersOf(fields, { key: 'k', value: '1', ttlSeconds: '1.5' })).toEqual({ ok: false, field: 'ttlSeconds', message: 'must be an integer' });
+    expect(parametersOf(fields, { value: '1' })).toEqual({ ok: false, field: 'key', message: 'is required' });
+  });
+});

@@ -1,0 +1,88 @@
+// Derives form fields from an operation's parameter JSON Schema (an object schema), and turns the
+// entered values back into a `parameters` object. Strings, numbers, integers, booleans and enums get
+// their own inputs; anything else (objects, arrays, `any`, unions) is entered as JSON.
+
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json';
+
+export interface Field {
+  readonly name: string;
+  readonly kind: FieldKind;
+  readonly required: boolean;
+  readonly description: string;
+  readonly options: readonly string[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxLength?: number;
+}
+
+type Schema = Record<string, unknown>;
+
+export function fieldsOf(schema: unknown): Field[] {
+  const object = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
+  const properties = (typeof object.properties === 'object' && object.properties !== null ? object.properties : {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(object.required) ? (object.required as unknown[]).filter((name): name is string => typeof name === 'string') : []);
+  return Object.entries(properties).map(([name, raw]) => {
+    const property = (typeof raw === 'object' && raw !== null ? raw : {}) as Schema;
+    const numeric = (key: string) => (typeof property[key] === 'number' ? { [key]: property[key] } : {});
+    return {
+      name,
+      kind: kindOf(property),
+      required: required.has(name),
+      description: typeof property.description === 'string' ? property.description : '',
+      options: Array.isArray(property.enum) ? property.enum.map(String) : [],
+      ...numeric('minimum'),
+      ...numeric('maximum'),
+      ...numeric('maxLength'),
+    };
+  });
+}
+
+function kindOf(property: Schema): FieldKind {
+  if (Array.isArray(property.enum) && property.enum.every((value) => typeof value === 'string')) return 'enum';
+  switch (property.type) {
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'boolean':
+      return property.type;
+    default:
+      return 'json';
+  }
+}
+
+export type FieldValues = Readonly<Record<string, string | boolean>>;
+
+/** The parameters object, or the first field whose value cannot be read. Empty optional fields are left out. */
+export function parametersOf(fields: readonly Field[], values: FieldValues): { ok: true; parameters: Record<string, unknown> } | { ok: false; field: string; message: string } {
+  const parameters: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.kind === 'boolean') {
+      if (value === true || field.required) parameters[field.name] = value === true;
+      continue;
+    }
+    const text = typeof value === 'string' ? value : '';
+    if (text.trim() === '' && field.kind !== 'string') {
+      if (field.required) return { ok: false, field: field.name, message: 'is required' };
+      continue;
+    }
+    if (text === '' && field.kind === 'string') {
+      if (field.required) return { ok: false, field: field.name, message: 'is required' };
+      continue;
+    }
+    if (field.kind === 'number' || field.kind === 'integer') {
+      const number = Number(text);
+      if (!Number.isFinite(number) || (field.kind === 'integer' && !Number.isInteger(number))) return { ok: false, field: field.name, message: `must be ${field.kind === 'integer' ? 'an integer' : 'a number'}` };
+      parameters[field.name] = number;
+    } else if (field.kind === 'json') {
+      try {
+        parameters[field.name] = JSON.parse(text) as unknown;
+      } catch {
+        return { ok: false, field: field.name, message: 'must be JSON' };
+      }
+    } else {
+      parameters[field.name] = text;
+    }
+  }
+  return { ok: true, parameters };
+}

@@ -1,0 +1,101 @@
+// The tools I may see, with their risk metadata, and "why may I?": my resolved envelope and, for every
+// tool the host offers, whether it is granted to me and the rule that decided (GET /api/capabilities).
+import type { Capabilities, ToolEntry } from '../api/types';
+import { Badge, Empty, Facts, ProblemNotice } from '../components/common';
+import { useApi } from '../lib/api-context';
+import { href, useTitle } from '../lib/router';
+import { useAsync } from '../lib/use-async';
+
+const SOURCE: Record<Capabilities['source'], string> = {
+  subject: 'a grant for your subject id',
+  roles: 'the grants of your roles (least privilege of all that match)',
+  default: 'the Default envelope (no subject or role grant matched)',
+  anonymous: 'the Default envelope (anonymous Development mode)',
+};
+
+export function ToolsPage() {
+  useTitle('Tools');
+  const api = useApi();
+  const catalog = useAsync((signal) => api.get<{ tools: ToolEntry[] }>('/api/tools', signal), [api]);
+  const capabilities = useAsync((signal) => api.get<Capabilities>('/api/capabilities', signal), [api]);
+  const tools = catalog.value?.tools ?? [];
+  const caps = capabilities.value;
+  return (
+    <section>
+      <h1>Tools</h1>
+      <ProblemNotice error={catalog.error} />
+      <h2>Catalog</h2>
+      {catalog.value !== undefined && tools.length === 0 ? <Empty>Your envelope grants no tools.</Empty> : null}
+      {tools.length === 0 ? null : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Tool</th>
+              <th scope="col">Operations</th>
+              <th scope="col">Risk</th>
+              <th scope="col">Read-only</th>
+              <th scope="col">Concurrency-safe</th>
+              <th scope="col">Invocable here</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tools.map((tool) => (
+              <tr key={tool.name}>
+                <th scope="row">
+                  <a href={href('tools', tool.name)}>{tool.name}</a>
+                  <span class="desc">{tool.description}</span>
+                </th>
+                <td>{tool.operations.join(', ')}</td>
+                <td>
+                  <Badge status={`risk-${tool.riskTier}`} label={tool.riskTier} />
+                </td>
+                <td>{tool.isReadOnly ? 'yes' : 'no'}</td>
+                <td>{tool.isConcurrencySafe ? 'yes' : 'no'}</td>
+                <td>{tool.isDirectlyInvocable ? 'yes' : 'no'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2 id="why">Why may I?</h2>
+      <ProblemNotice error={capabilities.error} />
+      {caps === undefined ? null : (
+        <>
+          <Facts
+            items={[
+              ['Decided by', SOURCE[caps.source]],
+              ['Matched roles', caps.matchedRoles.join(', ') || 'none'],
+              ['Autonomy ceiling', caps.autonomyCeiling],
+              ['Allowed tools', caps.allowedTools.join(', ') || 'none'],
+              ['Allowed MCP servers', caps.allowedMcpServers.join(', ') || 'none'],
+            ]}
+          />
+          {caps.autonomyCeiling === 'Autonomous' ? null : (
+            <p class="notice">Only the Autonomous ceiling lets tools run; with {caps.autonomyCeiling}, every tool call is refused.</p>
+          )}
+          <table>
+            <caption>Every tool the host offers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">Granted to me</th>
+                <th scope="col">Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              {caps.tools.map((tool) => (
+                <tr key={tool.name}>
+                  <th scope="row">{tool.name}</th>
+                  <td>
+                    <Badge status={tool.granted ? 'Granted' : 'Denied'} />
+                  </td>
+                  <td>{tool.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
