@@ -1,0 +1,65 @@
+// A benchmark server in its own process, so the load generator (autocannon, in the parent) and the
+// server under test never share an event loop. Started by processes.mjs with a JSON spec in argv[2]:
+//   { kind: 'portcullis', settings, environment }  — built exactly as `portcullis serve` builds it
+//       (config from a settings file, pino to fd 2 at AppConfig:Logging:Level, request logging on);
+//       the parent points fd 2 at /dev/null, so a log line costs its formatting and its write;
+//   { kind: 'bare', routes: [{ method, url, body, contentType, status, clock? }] } — a bare Fastify 5
+//       app (no logger, no hooks) answering fixed bytes, or, with `clock`, the clock tool's answer.
+// IPC: it sends { url } once listening; answers 'memory' with process.memoryUsage() after a full GC
+// (when started with --expose-gc) and 'close' by closing the app and exiting.
+import Fastify from 'fastify';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { buildApp } from '../../dist/src/app.js';
+import { loadConfig } from '../../dist/src/platform/config/index.js';
+import { createLogger } from '../../dist/src/platform/log/index.js';
+import { createClockTool } from '../../dist/src/tools/builtin/clock/index.js';
+
+const spec = JSON.parse(process.argv[2]);
+let app;
+let cleanup = async () => undefined;
+
+if (spec.kind === 'portcullis') {
+  const dir = await mkdtemp(join(tmpdir(), 'portcullis-bench-server-'));
+  const file = join(dir, 'bench.json');
+  await writeFile(file, JSON.stringify(spec.settings));
+  const loaded = loadConfig({ cwd: dir, env: { PORTCULLIS_ENVIRONMENT: spec.environment ?? 'Production' }, configFiles: [file] });
+  if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
+  const logger = createLogger({ level: loaded.config.logging.level, destination: pino.destination(2) });
+  app = await buildApp({ config: loaded.config, logger });
+  cleanup = () => rm(dir, { recursive: true, force: true });
+} else if (spec.kind === 'bare') {
+  app = Fastify();
+  const clock = createClockTool();
+  for (const route of spec.routes) {
+    app.route({
+      method: route.method ?? 'GET',
+      url: route.url,
+      handler: route.clock
+        ? async (request, reply) => {
+            const started = Date.now();
+            const result = await clock.invoke('now', request.body?.parameters ?? {}, { ownerId: 'bench', signal: new AbortController().signal });
+            return reply.send({ tool: 'clock', operation: 'now', succeeded: result.ok, output: result.ok ? result.output : undefined, outputTruncated: false, durationMs: Date.now() - started });
+          }
+        : (_request, reply) => reply.code(route.status ?? 200).header('content-type', route.contentType ?? 'application/json; charset=utf-8').send(route.body),
+    });
+  }
+} else {
+  throw new Error(`unknown server kind ${spec.kind}`);
+}
+
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.send({ url: `http://127.0.0.1:${app.server.address().port}` });
+process.on('message', async (message) => {
+  if (message === 'memory') {
+    globalThis.gc?.();
+    globalThis.gc?.();
+    process.send({ memory: process.memoryUsage() });
+  } else if (message === 'close') {
+    await app.close();
+    await cleanup();
+    process.exit(0);
+  }
+});
