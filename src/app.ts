@@ -15,6 +15,7 @@ import {
   installAuthentication,
   installProblemHandlers,
   installRateLimits,
+  RequestLogController,
   parseJsonBody,
   ProblemDetailsSchema,
   sendProblem,
@@ -62,6 +63,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     requestTimeout: config.http.requestTimeoutMs,
     bodyLimit: DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
+    // One line of chosen fields per request: Fastify's own lines carry framework objects.
+    logController: new RequestLogController(),
     return503OnClosing: true,
     routerOptions: { maxParamLength: 512 },
     // Errors the router raises before any route runs (bad percent-escapes, over-long path

@@ -1,7 +1,9 @@
 // The logger factory: pino with secrets redacted from every logged value and message, and the
-// Authorization header censored outright. Logs are the only place failure details go.
+// Authorization header censored outright. Logs are the only place failure details go. The per-request
+// line (RequestLogLine) holds only framework-made fields and is written without the redaction copy.
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import { redactText, redactValue } from '../redaction/index.js';
+import { RequestLogLine } from './request-log-line.js';
 
 export type { Logger } from 'pino';
 
@@ -19,10 +21,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         censor: '[REDACTED]',
       },
       formatters: {
-        log: (object) => redactValue(object),
+        log: (object) => (object instanceof RequestLogLine ? object : redactValue(object)),
       },
       hooks: {
         logMethod(args, method) {
+          if (args[0] instanceof RequestLogLine) {
+            method.apply(this, args);
+            return;
+          }
           const cleaned = args.map((arg: unknown) => (typeof arg === 'string' ? redactText(arg) : arg));
           method.apply(this, cleaned as Parameters<typeof method>);
         },

@@ -1,1 +1,2 @@
 export { createLogger, type Logger, type LoggerOptions } from './create-logger.js';
+export { RequestLogLine } from './request-log-line.js';
