@@ -1,20 +1,19 @@
 // A benchmark server in its own process, so the load generator (autocannon, in the parent) and the
 // server under test never share an event loop. Started by processes.mjs with a JSON spec in argv[2]:
 //   { kind: 'portcullis', settings, environment }  — built exactly as `portcullis serve` builds it
-//       (config from a settings file, pino to fd 2 at AppConfig:Logging:Level, request logging on);
+//       (config from a settings file, its log to fd 2 at AppConfig:Logging:Level, request lines on);
 //       the parent points fd 2 at /dev/null, so a log line costs its formatting and its write;
 //   { kind: 'bare', routes: [{ method, url, body, contentType, status, clock? }] } — a bare Fastify 5
 //       app (no logger, no hooks) answering fixed bytes, or, with `clock`, the clock tool's answer.
 // IPC: it sends { url } once listening; answers 'memory' with process.memoryUsage() after a full GC
-// (when started with --expose-gc) and 'close' by closing the app and exiting.
+// (when started with --expose-gc), 'cpu' with process.cpuUsage(), and 'close' by closing and exiting.
 import Fastify from 'fastify';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { buildApp } from '../../dist/src/app.js';
 import { loadConfig } from '../../dist/src/platform/config/index.js';
-import { createLogger } from '../../dist/src/platform/log/index.js';
+import { createLogger, stderrLogDestination } from '../../dist/src/platform/log/index.js';
 import { createClockTool } from '../../dist/src/tools/builtin/clock/index.js';
 
 const spec = JSON.parse(process.argv[2]);
@@ -27,7 +26,7 @@ if (spec.kind === 'portcullis') {
   await writeFile(file, JSON.stringify(spec.settings));
   const loaded = loadConfig({ cwd: dir, env: { PORTCULLIS_ENVIRONMENT: spec.environment ?? 'Production' }, configFiles: [file] });
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const logger = createLogger({ level: loaded.config.logging.level, destination: pino.destination(2) });
+  const logger = createLogger({ level: loaded.config.logging.level, destination: stderrLogDestination() });
   app = await buildApp({ config: loaded.config, logger });
   cleanup = () => rm(dir, { recursive: true, force: true });
 } else if (spec.kind === 'bare') {
@@ -57,6 +56,8 @@ process.on('message', async (message) => {
     globalThis.gc?.();
     globalThis.gc?.();
     process.send({ memory: process.memoryUsage() });
+  } else if (message === 'cpu') {
+    process.send({ cpu: process.cpuUsage() });
   } else if (message === 'close') {
     await app.close();
     await cleanup();

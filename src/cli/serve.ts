@@ -1,9 +1,8 @@
 // `portcullis serve`: load and validate the configuration (exit 1 listing every problem), build the
 // app, listen, print the URL, and shut down cleanly on SIGINT/SIGTERM within 10 seconds.
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { loadConfig } from '../platform/config/index.js';
-import { createLogger } from '../platform/log/index.js';
+import { createLogger, stderrLogDestination } from '../platform/log/index.js';
 import { buildApp } from '../app.js';
 import type { CommandIo } from './cli-io.js';
 
@@ -51,7 +50,7 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
     return 1;
   }
   const { config } = loaded;
-  const logger = createLogger({ level: config.logging.level, destination: pino.destination(2) });
+  const logger = createLogger({ level: config.logging.level, destination: stderrLogDestination() });
   for (const warning of loaded.warnings) logger.warn(warning);
 
   const app = await buildApp({ config, logger });

@@ -1,2 +1,3 @@
 export { createLogger, type Logger, type LoggerOptions } from './create-logger.js';
 export { RequestLogLine } from './request-log-line.js';
+export { stderrLogDestination } from './log-destination.js';
