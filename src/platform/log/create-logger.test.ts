@@ -25,10 +25,22 @@ describe('createLogger', () => {
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 
-  it('censors an Authorization header outright', () => {
+  it('censors credentials in headers and API keys outright, leaving the logged object as it was', () => {
     const { logger, lines } = capture();
-    logger.info({ headers: { authorization: 'opaque-credential-value' } }, 'outbound');
-    expect(lines[0]).toMatchObject({ headers: { authorization: '[REDACTED]' } });
+    const logged = {
+      headers: { authorization: 'opaque-credential-value' },
+      req: { headers: { cookie: 'sid=xyz', authorization: 'opaque', accept: 'text/plain' } },
+      apiKey: 'abc',
+      provider: { apiKey: 'zzz', model: 'm' },
+    };
+    logger.info(logged, 'outbound');
+    expect(lines[0]).toMatchObject({
+      headers: { authorization: '[REDACTED]' },
+      req: { headers: { cookie: '[REDACTED]', authorization: '[REDACTED]', accept: 'text/plain' } },
+      apiKey: '[REDACTED]',
+      provider: { apiKey: '[REDACTED]', model: 'm' },
+    });
+    expect(logged.provider.apiKey).toBe('zzz');
   });
 
   it('writes a request line with exactly its chosen fields', () => {

@@ -1,9 +1,11 @@
 // The logger factory: pino with secrets redacted from every logged value and message, and the
-// Authorization header censored outright. Logs are the only place failure details go. The per-request
-// line (RequestLogLine) holds only framework-made fields and is written without the redaction copy.
+// Authorization header censored outright. Logs are the only place failure details go. A
+// FrameworkLogLine (the per-request line, the governor's decision) holds only framework-made fields
+// and is written without the redaction copy, so it costs what a plain pino line costs.
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import { redactText, redactValue } from '../redaction/index.js';
-import { RequestLogLine } from './request-log-line.js';
+import { censorPaths } from './censor-paths.js';
+import { FrameworkLogLine } from './framework-log-line.js';
 
 export type { Logger } from 'pino';
 
@@ -16,16 +18,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.apiKey', 'apiKey'],
-        censor: '[REDACTED]',
-      },
       formatters: {
-        log: (object) => (object instanceof RequestLogLine ? object : redactValue(object)),
+        log: (object) => (object instanceof FrameworkLogLine ? object : censorPaths(redactValue(object))),
       },
       hooks: {
         logMethod(args, method) {
-          if (args[0] instanceof RequestLogLine) {
+          if (args[0] instanceof FrameworkLogLine) {
             method.apply(this, args);
             return;
           }

@@ -3,7 +3,9 @@
 // logger), never the URL, headers, body or anything a caller, model or tool wrote. That is why the
 // logger writes it as it is, without the deep copy and secret scan every other logged object gets.
 
-export class RequestLogLine {
+import { FrameworkLogLine } from './framework-log-line.js';
+
+export class RequestLogLine extends FrameworkLogLine {
   constructor(
     /** One of the methods Node's HTTP parser accepts (it refuses any other). */
     readonly method: string,
@@ -13,5 +15,7 @@ export class RequestLogLine {
     readonly durationMs: number,
     /** A digest of the caller's owner id, null before or without authentication. */
     readonly owner: string | null,
-  ) {}
+  ) {
+    super();
+  }
 }
