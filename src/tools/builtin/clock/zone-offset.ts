@@ -2,22 +2,25 @@
 // no time-zone rules of its own, so DST and historical changes are whatever the runtime's tz data says.
 const OFFSET_NAME = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
-/** A reader of `timeZone`'s offset (milliseconds east of UTC) at a given instant; one formatter per reader. */
-const MAX_CACHED_FORMATS = 1024;
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function offsetFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    if (formats.size >= MAX_CACHED_FORMATS) formats.delete(formats.keys().next().value as string);
-    formats.set(timeZone, format);
-  }
-  return format;
-}
+/** Readers of a zone's offset (milliseconds east of UTC) at a given instant, one per zone (bounded). */
+const MAX_CACHED_READERS = 1024;
+const readers = new Map<string, (epochMs: number) => number>();
+const utc = (): number => 0;
 
 export function zoneOffsetReader(timeZone: string): (epochMs: number) => number {
-  const format = offsetFormat(timeZone);
+  let reader = readers.get(timeZone);
+  if (reader === undefined) {
+    reader = createReader(timeZone);
+    if (readers.size >= MAX_CACHED_READERS) readers.delete(readers.keys().next().value as string);
+    readers.set(timeZone, reader);
+  }
+  return reader;
+}
+
+function createReader(timeZone: string): (epochMs: number) => number {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  // UTC and its aliases (ICU names them all 'UTC') have no offset at any instant: nothing to format.
+  if (format.resolvedOptions().timeZone === 'UTC') return utc;
   return (epochMs) => {
     const name = format.formatToParts(epochMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
     const match = OFFSET_NAME.exec(name);
