@@ -14,6 +14,7 @@ const body = await (await fetch(`${portcullis.url}/healthz`)).text();
 const bare = await startServer({ kind: 'bare', routes: [{ url: '/healthz', body }] });
 try {
   const summary = await compareThroughput({
+    servers: { portcullis, bare },
     sides: { portcullis: { url: `${portcullis.url}/healthz`, connections: 20 }, bare: { url: `${bare.url}/healthz`, connections: 20 } },
   });
   const met = printThroughput(`healthz: GET /healthz (${Buffer.byteLength(body)}-byte body), 20 connections`, summary, TARGET);

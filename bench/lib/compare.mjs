@@ -31,19 +31,24 @@ export function rotating(callers, base = {}) {
 }
 
 /**
- * sides: { portcullis: autocannonOptions, bare: autocannonOptions }. Each side is warmed up once,
+ * sides: { portcullis: autocannonOptions, bare: autocannonOptions }; `servers` maps a side to its
+ * server (processes.mjs) so its CPU time per request is reported too: a figure that shared-machine
+ * contention disturbs far less than throughput. Each side is warmed up once,
  * then measured `ROUNDS` times in alternation. Returns per-side medians and the ratio of medians
  * (portcullis ÷ bare) with the per-round ratios' range. Any non-2xx answer invalidates the run.
  */
-export async function compareThroughput({ sides, warmupSeconds = 2 }) {
+export async function compareThroughput({ sides, servers = {}, warmupSeconds = 2 }) {
   const names = Object.keys(sides);
   for (const name of names) await autocannonRun({ ...sides[name], duration: warmupSeconds });
   const samples = await alternate(names, ROUNDS, async (name) => {
+    const cpuBefore = await servers[name]?.cpu();
     const result = await autocannonRun(sides[name]);
+    const cpuAfter = await servers[name]?.cpu();
+    const cpuUs = cpuBefore === undefined ? Number.NaN : cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
     if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
       throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts: the figures are not valid`);
     }
-    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bytes: result.throughput.average / result.requests.average };
+    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest: cpuUs / result.requests.total };
   });
   const summary = {};
   for (const name of names) {
@@ -52,11 +57,15 @@ export async function compareThroughput({ sides, warmupSeconds = 2 }) {
       requestsPerSecond: spread(list.map((s) => s.rps), 0),
       latencyP50Ms: spread(list.map((s) => s.p50), 1),
       latencyP99Ms: spread(list.map((s) => s.p99), 1),
+      ...(servers[name] ? { serverCpuUsPerRequest: spread(list.map((s) => s.cpuUsPerRequest), 1) } : {}),
     };
   }
   const [a, b] = names;
   const ratios = samples[a].map((s, i) => s.rps / samples[b][i].rps);
   summary.ratio = { ofMedians: round(summary[a].requestsPerSecond.median / summary[b].requestsPerSecond.median, 3), perRound: spread(ratios, 3) };
+  if (summary[a].serverCpuUsPerRequest && summary[b].serverCpuUsPerRequest) {
+    summary.ratio.ofCpuPerRequest = round(summary[b].serverCpuUsPerRequest.median / summary[a].serverCpuUsPerRequest.median, 3);
+  }
   return summary;
 }
 
@@ -65,9 +74,11 @@ export function printThroughput(title, summary, target) {
   const rows = Object.entries(summary).filter(([name]) => name !== 'ratio');
   console.log(`\n${title}  (${ROUNDS} alternated rounds × ${SECONDS} s; median (min..max))`);
   for (const [name, figures] of rows) {
-    console.log(`  ${name.padEnd(12)} ${show(figures.requestsPerSecond, ' req/s').padEnd(38)} p50 ${show(figures.latencyP50Ms, ' ms').padEnd(22)} p99 ${show(figures.latencyP99Ms, ' ms')}`);
+    const cpu = figures.serverCpuUsPerRequest ? `  server CPU ${show(figures.serverCpuUsPerRequest, ' µs/req')}` : '';
+    console.log(`  ${name.padEnd(12)} ${show(figures.requestsPerSecond, ' req/s').padEnd(38)} p50 ${show(figures.latencyP50Ms, ' ms').padEnd(20)} p99 ${show(figures.latencyP99Ms, ' ms').padEnd(20)}${cpu}`);
   }
   const met = summary.ratio.ofMedians >= target;
-  console.log(`  ratio        ${summary.ratio.ofMedians} (rounds ${summary.ratio.perRound.min}..${summary.ratio.perRound.max})  target ≥ ${target}  ${met ? 'MET' : 'NOT MET'}`);
+  const cpuRatio = summary.ratio.ofCpuPerRequest === undefined ? '' : `  (bare ÷ portcullis CPU per request: ${summary.ratio.ofCpuPerRequest})`;
+  console.log(`  ratio        ${summary.ratio.ofMedians} (rounds ${summary.ratio.perRound.min}..${summary.ratio.perRound.max})  target ≥ ${target}  ${met ? 'MET' : 'NOT MET'}${cpuRatio}`);
   return met;
 }

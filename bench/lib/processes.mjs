@@ -8,7 +8,7 @@ const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
 
 /**
  * @param spec see server-process.mjs
- * @returns {Promise<{ url: string, pid: number, memory(): Promise<NodeJS.MemoryUsage>, close(): Promise<void> }>}
+ * @returns {Promise<{ url: string, pid: number, memory(): Promise<NodeJS.MemoryUsage>, cpu(): Promise<NodeJS.CpuUsage>, close(): Promise<void> }>}
  */
 export async function startServer(spec, { exposeGc = false } = {}) {
   const execArgv = [];
@@ -22,19 +22,23 @@ export async function startServer(spec, { exposeGc = false } = {}) {
     child.once('exit', (code) => reject(new Error(`benchmark server (${spec.kind}) exited with ${code}`)));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  const ask = (what) =>
+    new Promise((resolve) => {
+      const onMessage = (message) => {
+        if (message[what] === undefined) return;
+        child.off('message', onMessage);
+        resolve(message[what]);
+      };
+      child.on('message', onMessage);
+      child.send(what);
+    });
   return {
     url,
     pid: child.pid,
-    memory: () =>
-      new Promise((resolve) => {
-        const onMessage = (message) => {
-          if (message.memory === undefined) return;
-          child.off('message', onMessage);
-          resolve(message.memory);
-        };
-        child.on('message', onMessage);
-        child.send('memory');
-      }),
+    /** process.memoryUsage() of the server after a full GC (exposeGc) */
+    memory: () => ask('memory'),
+    /** process.cpuUsage() of the server: user and system µs so far */
+    cpu: () => ask('cpu'),
     close: async () => {
       child.send('close');
       await exited;
