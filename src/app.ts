@@ -16,6 +16,7 @@ import {
   installProblemHandlers,
   installRateLimits,
   RequestLogController,
+  buildResponseSerializers,
   parseJsonBody,
   ProblemDetailsSchema,
   sendProblem,
@@ -79,6 +80,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       );
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
+    // Response serializers that need no ajv run per response (same bytes; schemas untouched).
+    schemaController: { compilersFactory: { buildSerializer: buildResponseSerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.removeAllContentTypeParsers();

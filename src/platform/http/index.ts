@@ -3,6 +3,7 @@ import './route-config.js';
 export { installAuthentication, principalOf, isApiRoute } from './authentication-hook.js';
 export { installRateLimits } from './rate-limit-hook.js';
 export { RequestLogController, ownerDigest } from './request-log.js';
+export { buildResponseSerializers } from './response-serializers.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';
 export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js';
 export { validationProblem } from './framework-errors.js';
