@@ -1,5 +1,5 @@
 // Starts benchmark servers (server-process.mjs) as child processes and talks to them over IPC.
-// BENCH_PROFILE=<dir> starts every Portcullis server with `node --cpu-prof` writing into <dir>
+// BENCH_PROFILE=<dir> starts every server (Portcullis and bare) with `node --cpu-prof` writing into <dir>
 // (one .cpuprofile per server, written when it closes): profile first, then fix.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
 export async function startServer(spec, { exposeGc = false } = {}) {
   const execArgv = [];
   if (exposeGc) execArgv.push('--expose-gc');
-  if (process.env.BENCH_PROFILE && spec.kind === 'portcullis') execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`);
+  if (process.env.BENCH_PROFILE) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`);
   // The service logs to fd 2 as `portcullis serve` does; here that is /dev/null (BENCH_SERVER_LOG=inherit shows it).
   const stderr = process.env.BENCH_SERVER_LOG === 'inherit' ? 'inherit' : 'ignore';
   const child = fork(script, [JSON.stringify(spec)], { execArgv, stdio: ['ignore', 'inherit', stderr, 'ipc'] });
