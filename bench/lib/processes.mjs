@@ -22,7 +22,7 @@ export async function startServer(spec, { exposeGc = false } = {}) {
     child.once('exit', (code) => reject(new Error(`benchmark server (${spec.kind}) exited with ${code}`)));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const ask = (what) =>
+  const ask = (what, payload = what) =>
     new Promise((resolve) => {
       const onMessage = (message) => {
         if (message[what] === undefined) return;
@@ -30,7 +30,7 @@ export async function startServer(spec, { exposeGc = false } = {}) {
         resolve(message[what]);
       };
       child.on('message', onMessage);
-      child.send(what);
+      child.send(payload);
     });
   return {
     url,
@@ -39,6 +39,8 @@ export async function startServer(spec, { exposeGc = false } = {}) {
     memory: () => ask('memory'),
     /** process.cpuUsage() of the server: user and system µs so far */
     cpu: () => ask('cpu'),
+    /** Writes a heap snapshot of the server to `path` (for diagnosis). */
+    heapSnapshot: (path) => ask('heapSnapshot', { heapSnapshot: path }),
     close: async () => {
       child.send('close');
       await exited;

@@ -6,10 +6,12 @@
 //   { kind: 'bare', routes: [{ method, url, body, contentType, status, clock? }] } — a bare Fastify 5
 //       app (no logger, no hooks) answering fixed bytes, or, with `clock`, the clock tool's answer.
 // IPC: it sends { url } once listening; answers 'memory' with process.memoryUsage() after a full GC
-// (when started with --expose-gc), 'cpu' with process.cpuUsage(), and 'close' by closing and exiting.
+// (when started with --expose-gc), 'cpu' with process.cpuUsage(), { heapSnapshot: path } by writing
+// one, and 'close' by closing and exiting.
 import Fastify from 'fastify';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { writeHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { buildApp } from '../../dist/src/app.js';
 import { loadConfig } from '../../dist/src/platform/config/index.js';
@@ -56,6 +58,8 @@ process.on('message', async (message) => {
     globalThis.gc?.();
     globalThis.gc?.();
     process.send({ memory: process.memoryUsage() });
+  } else if (typeof message === 'object' && message.heapSnapshot !== undefined) {
+    process.send({ heapSnapshot: writeHeapSnapshot(message.heapSnapshot) });
   } else if (message === 'cpu') {
     process.send({ cpu: process.cpuUsage() });
   } else if (message === 'close') {
