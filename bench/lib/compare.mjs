@@ -75,10 +75,11 @@ export function printThroughput(title, summary, target) {
   console.log(`\n${title}  (${ROUNDS} alternated rounds × ${SECONDS} s; median (min..max))`);
   for (const [name, figures] of rows) {
     const cpu = figures.serverCpuUsPerRequest ? `  server CPU ${show(figures.serverCpuUsPerRequest, ' µs/req')}` : '';
-    console.log(`  ${name.padEnd(12)} ${show(figures.requestsPerSecond, ' req/s').padEnd(38)} p50 ${show(figures.latencyP50Ms, ' ms').padEnd(20)} p99 ${show(figures.latencyP99Ms, ' ms').padEnd(20)}${cpu}`);
+    console.log(`  ${name.padEnd(13)} ${show(figures.requestsPerSecond, ' req/s').padEnd(38)} p50 ${show(figures.latencyP50Ms, ' ms').padEnd(20)} p99 ${show(figures.latencyP99Ms, ' ms').padEnd(20)}${cpu}`);
   }
   const met = summary.ratio.ofMedians >= target;
-  const cpuRatio = summary.ratio.ofCpuPerRequest === undefined ? '' : `  (bare ÷ portcullis CPU per request: ${summary.ratio.ofCpuPerRequest})`;
-  console.log(`  ratio        ${summary.ratio.ofMedians} (rounds ${summary.ratio.perRound.min}..${summary.ratio.perRound.max})  target ≥ ${target}  ${met ? 'MET' : 'NOT MET'}${cpuRatio}`);
+  const [a, b] = rows.map(([name]) => name);
+  const cpuRatio = summary.ratio.ofCpuPerRequest === undefined ? '' : `  (CPU per request, ${b} ÷ ${a}: ${summary.ratio.ofCpuPerRequest})`;
+  console.log(`  ratio         ${summary.ratio.ofMedians} (rounds ${summary.ratio.perRound.min}..${summary.ratio.perRound.max})  target ≥ ${target}  ${met ? 'MET' : 'NOT MET'}${cpuRatio}`);
   return met;
 }

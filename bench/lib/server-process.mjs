@@ -15,7 +15,8 @@ import { writeHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { buildApp } from '../../dist/src/app.js';
 import { loadConfig } from '../../dist/src/platform/config/index.js';
-import { createLogger, stderrLogDestination } from '../../dist/src/platform/log/index.js';
+import { pino } from 'pino';
+import * as log from '../../dist/src/platform/log/index.js';
 import { createClockTool } from '../../dist/src/tools/builtin/clock/index.js';
 
 const spec = JSON.parse(process.argv[2]);
@@ -28,7 +29,9 @@ if (spec.kind === 'portcullis') {
   await writeFile(file, JSON.stringify(spec.settings));
   const loaded = loadConfig({ cwd: dir, env: { PORTCULLIS_ENVIRONMENT: spec.environment ?? 'Production' }, configFiles: [file] });
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const logger = createLogger({ level: loaded.config.logging.level, destination: stderrLogDestination() });
+  // As `portcullis serve` writes its log (builds before stderrLogDestination wrote synchronously to fd 2).
+  const destination = log.stderrLogDestination?.() ?? pino.destination(2);
+  const logger = log.createLogger({ level: loaded.config.logging.level, destination });
   app = await buildApp({ config: loaded.config, logger });
   cleanup = () => rm(dir, { recursive: true, force: true });
 } else if (spec.kind === 'bare') {
