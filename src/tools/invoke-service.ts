@@ -71,12 +71,15 @@ export async function invokeTool(
       deps.governor.execute({ ownerId: principal.ownerId, envelope, tool, operation: operation.name, parameters, signal, surface: 'direct' }),
     );
     if (outcome.status === 'denied') throw forbidden();
-    const base = { tool: tool.descriptor.name, operation: operation.name, durationMs: Math.max(0, Math.round(deps.clock.now() - started)) };
+    const name = tool.descriptor.name;
+    const durationMs = Math.max(0, Math.round(deps.clock.now() - started));
+    // Literal objects rather than a spread of a shared base: V8 copies a spread source on its slow path.
     if (outcome.result.ok) {
       const cut = redactThenTruncate(outcome.result.output, deps.config.maxOutputBytes);
-      return { ...base, succeeded: true, output: cut.text, outputTruncated: cut.truncated };
+      return { tool: name, operation: operation.name, durationMs, succeeded: true, output: cut.text, outputTruncated: cut.truncated };
     }
-    return { ...base, succeeded: false, error: redactThenTruncate(outcome.result.error, MAX_ERROR_BYTES).text, outputTruncated: false };
+    const error = redactThenTruncate(outcome.result.error, MAX_ERROR_BYTES).text;
+    return { tool: name, operation: operation.name, durationMs, succeeded: false, error, outputTruncated: false };
   } catch (error) {
     if (error instanceof DeadlineExceeded || (deadline.expired && !(error instanceof ProblemError))) {
       throw new ProblemError('deadline-exceeded', `The invocation did not finish within ${timeoutMs / 1000} s.`);
