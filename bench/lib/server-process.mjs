@@ -56,6 +56,8 @@ if (spec.kind === 'portcullis') {
 
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send({ url: `http://127.0.0.1:${app.server.address().port}` });
+// A parent that dies (a benchmark that threw) takes its servers with it.
+process.on('disconnect', () => process.exit(0));
 process.on('message', async (message) => {
   if (message === 'memory') {
     globalThis.gc?.();
