@@ -50,4 +50,10 @@ describe('createLogger', () => {
     expect([typeof level, typeof time, typeof pid, typeof hostname]).toEqual(['number', 'number', 'number', 'string']);
     expect(rest).toEqual({ reqId: 'req-1', method: 'GET', route: '/healthz', status: 200, durationMs: 0.42, owner: null, msg: 'request completed' });
   });
+
+  it('still redacts format arguments logged beside a framework line', () => {
+    const { logger, lines } = capture();
+    logger.info(new RequestLogLine('GET', null, 404, 1, null), 'completed %s', `token=${SECRET}`);
+    expect(JSON.stringify(lines)).not.toContain(SECRET);
+  });
 });

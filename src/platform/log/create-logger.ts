@@ -23,7 +23,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
       hooks: {
         logMethod(args, method) {
-          if (args[0] instanceof FrameworkLogLine) {
+          // A framework line with its constant message; anything more is scanned like every other call.
+          if (args[0] instanceof FrameworkLogLine && args.length <= 2) {
             method.apply(this, args);
             return;
           }
