@@ -3,7 +3,7 @@
 // two, which carried the whole request and reply for the logger to deep-copy and scan. The other
 // lines it writes keep the error (redacted like every logged value) but never a framework object.
 // Deliberately never logs the URL (its query can carry a caller's secrets), headers or bodies.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/index.js';
 import { RequestLogLine } from '../log/index.js';
@@ -15,7 +15,7 @@ const digests = new WeakMap<Principal, string>();
 export function ownerDigest(principal: Principal): string {
   let digest = digests.get(principal);
   if (digest === undefined) {
-    digest = `sha256:${createHash('sha256').update(principal.ownerId).digest('base64url').slice(0, 16)}`;
+    digest = `sha256:${hash('sha256', principal.ownerId, 'base64url').slice(0, 16)}`;
     digests.set(principal, digest);
   }
   return digest;
