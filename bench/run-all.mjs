@@ -1,8 +1,22 @@
-// Runs every benchmark in sequence (each prints its JSON figures). `npm run bench`.
+// Runs every benchmark in sequence (each prints its table and a JSON line). `npm run bench`; they are
+// not part of `npm test`. `npm run build` first: they run the compiled service in dist/.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['auth-overhead', 'tool-invoke', 'bundles', 'redaction', 'evals', 'workflows', 'storage'];
+const benches = [
+  'bundle-poll', // row 1 of issue #11
+  'tool-invoke', // row 2
+  'healthz', // row 3
+  'register', // row 4
+  'open-streams', // row 5
+  'workflow-chain', // row 6
+  'evals', // row 7
+  'auth-overhead',
+  'stream-relay',
+  'workflows',
+  'redaction',
+  'storage',
+];
 let failed = false;
 for (const name of benches) {
   const script = fileURLToPath(new URL(`./${name}/run.mjs`, import.meta.url));

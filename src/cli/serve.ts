@@ -3,9 +3,8 @@
 // the app, listen (exit 1 with a hint when the port is taken), print the URL, and shut down cleanly on
 // SIGINT/SIGTERM within 10 seconds.
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { loadConfig } from '../platform/config/index.js';
-import { createLogger } from '../platform/log/index.js';
+import { createLogger, stderrLogDestination } from '../platform/log/index.js';
 import { systemClock } from '../platform/clock/index.js';
 import { StorageStartError, createStorage, type Storage } from '../platform/storage/index.js';
 import { buildApp } from '../app.js';
@@ -80,7 +79,7 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
     return 1;
   }
   const { config } = loaded;
-  const logger = createLogger({ level: config.logging.level, maxStringLength: config.logging.maxStringLength, destination: pino.destination(2) });
+  const logger = createLogger({ level: config.logging.level, maxStringLength: config.logging.maxStringLength, destination: stderrLogDestination() });
   for (const warning of loaded.warnings) logger.warn(warning);
 
   let storage: Storage;

@@ -40,11 +40,13 @@ export function createSdkChatModel(options: SdkChatModelOptions): ChatModel {
 async function* streamWithRetries(options: SdkChatModelOptions, request: ChatRequest): AsyncGenerator<ChatStreamPart> {
   const call = openCallSignal(request.signal, options.timeoutSeconds * 1000);
   const where = { provider: options.provider, model: options.languageModel.modelId };
+  let completed = false;
   try {
     for (let attempt = 0; ; attempt += 1) {
       const progress = { yielded: false };
       try {
         yield* streamOnce(options.languageModel, callOptions(options, request, call.signal), progress);
+        completed = true;
         return;
       } catch (error) {
         const failure = classify(error, call);
@@ -64,7 +66,7 @@ async function* streamWithRetries(options: SdkChatModelOptions, request: ChatReq
       }
     }
   } finally {
-    call.close();
+    call.close(completed);
   }
 }
 

@@ -4,6 +4,7 @@
 // concurrency-safe. Denials have no override. Every decision is logged without the parameters.
 import { decideExecution, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import { containsSecret } from '../platform/redaction/index.js';
+import { GovernorDecisionLine } from './governor-decision-line.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Tool, ToolResult } from './tool.js';
 
@@ -58,17 +59,17 @@ export class ToolGovernor {
     } else {
       verdict = { allowed: true };
     }
-    this.#log.info(
-      {
-        owner: call.ownerId,
-        tool: name,
-        operation: call.operation,
-        surface: call.surface,
-        verdict: verdict.allowed ? 'allowed' : 'denied',
-        reason: verdict.allowed ? decision.rule : verdict.reason,
-      },
-      'tool call governed',
+    const line = new GovernorDecisionLine(
+      call.ownerId,
+      name,
+      call.operation,
+      call.surface,
+      verdict.allowed ? 'allowed' : 'denied',
+      verdict.allowed ? decision.rule : verdict.reason,
     );
+    // An operation the tool does not declare is caller or model text: logged as a plain (redacted) object.
+    const declared = call.tool.descriptor.operations.some((op) => op.name === call.operation);
+    this.#log.info(declared ? line : { ...line }, 'tool call governed');
     return verdict;
   }
 

@@ -11,6 +11,7 @@ import { rateLimitedProblem, type SharedSlots } from '../platform/rate-limit/ind
 import { redactText, redactThenTruncate } from '../platform/redaction/index.js';
 import type { Clock } from '../platform/clock/index.js';
 import type { ToolGovernor } from './governor.js';
+import { DeadlineExceeded, InvocationDeadline, type OnClientGone } from './invocation-deadline.js';
 import type { ParameterValidator } from './parameter-validator.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolInvocationRequest, ToolInvocationResponse } from './schemas.js';
@@ -32,24 +33,12 @@ export interface InvokeDependencies {
 
 const forbidden = (): ProblemError => new ProblemError('forbidden', INVOKE_FORBIDDEN_DETAIL);
 
-class DeadlineExceeded extends Error {}
-
-/** Resolves with the work, or rejects with DeadlineExceeded once the deadline signal fires. */
-function withinDeadline<T>(deadline: AbortSignal, work: Promise<T>): Promise<T> {
-  if (deadline.aborted) return Promise.reject(new DeadlineExceeded());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new DeadlineExceeded());
-    deadline.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
-  });
-}
-
 export async function invokeTool(
   deps: InvokeDependencies,
   principal: Principal,
   toolName: string,
   readRequest: () => ToolInvocationRequest,
-  clientSignal: AbortSignal,
+  onClientGone: OnClientGone,
   requestedTimeoutSeconds: number | undefined,
 ): Promise<ToolInvocationResponse> {
   const started = deps.clock.now();
@@ -61,11 +50,11 @@ export async function invokeTool(
   const lease = await deps.slots.tryAcquire(principal.ownerId);
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
   const timeoutMs = Math.round((requestedTimeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([deadline, clientSignal]);
+  const deadline = new InvocationDeadline(onClientGone, timeoutMs);
+  const signal = deadline.signal;
   try {
     const envelope = resolveEnvelope(deps.envelopes, principal);
-    const tool = await withinDeadline(deadline, deps.registry.findGranted(envelope, toolName, signal));
+    const tool = await deadline.race(deps.registry.findGranted(envelope, toolName, signal));
     if (tool === undefined || !tool.descriptor.isDirectlyInvocable) throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
     const request = readRequest();
 
@@ -78,23 +67,26 @@ export async function invokeTool(
     const check = deps.validator.check(operation, parameters);
     if (!check.ok) throw new ProblemError('validation-failed', redactText(check.message));
 
-    const outcome = await withinDeadline(
-      deadline,
+    const outcome = await deadline.race(
       deps.governor.execute({ ownerId: principal.ownerId, envelope, tool, operation: operation.name, parameters, signal, surface: 'direct' }),
     );
     if (outcome.status === 'denied') throw forbidden();
-    const base = { tool: tool.descriptor.name, operation: operation.name, durationMs: Math.max(0, Math.round(deps.clock.now() - started)) };
+    const name = tool.descriptor.name;
+    const durationMs = Math.max(0, Math.round(deps.clock.now() - started));
+    // Literal objects rather than a spread of a shared base: V8 copies a spread source on its slow path.
     if (outcome.result.ok) {
       const cut = redactThenTruncate(outcome.result.output, deps.config.maxOutputBytes);
-      return { ...base, succeeded: true, output: cut.text, outputTruncated: cut.truncated };
+      return { tool: name, operation: operation.name, durationMs, succeeded: true, output: cut.text, outputTruncated: cut.truncated };
     }
-    return { ...base, succeeded: false, error: redactThenTruncate(outcome.result.error, MAX_ERROR_BYTES).text, outputTruncated: false };
+    const error = redactThenTruncate(outcome.result.error, MAX_ERROR_BYTES).text;
+    return { tool: name, operation: operation.name, durationMs, succeeded: false, error, outputTruncated: false };
   } catch (error) {
-    if (error instanceof DeadlineExceeded || (deadline.aborted && !(error instanceof ProblemError))) {
+    if (error instanceof DeadlineExceeded || (deadline.expired && !(error instanceof ProblemError))) {
       throw new ProblemError('deadline-exceeded', `The invocation did not finish within ${timeoutMs / 1000} s.`);
     }
     throw error;
   } finally {
+    deadline.dispose();
     lease.release();
   }
 }

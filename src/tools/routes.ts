@@ -7,6 +7,7 @@ import { ProblemError } from '../platform/problems/index.js';
 import type { EnvelopesConfig } from '../platform/config/types.js';
 import { toCatalogEntry, toDescription } from './catalog-entry.js';
 import { invokeTool, TOOL_NOT_FOUND_DETAIL, type InvokeDependencies } from './invoke-service.js';
+import type { OnClientGone } from './invocation-deadline.js';
 import {
   ToolCatalogEntrySchema,
   ToolCatalogResponseSchema,
@@ -28,13 +29,15 @@ export interface ToolRoutesOptions extends InvokeDependencies {
 
 const invokeRequest = Compile(ToolInvocationRequestSchema);
 
-/** Aborted when the client goes away before the response is written (not when the body was read). */
-function disconnectSignal(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+/** The client going away before the response is written (not when the body was read). */
+function onDisconnect(res: ServerResponse): OnClientGone {
+  return (listener) => {
+    const onClose = (): void => {
+      if (!res.writableFinished) listener();
+    };
+    res.once('close', onClose);
+    return () => res.off('close', onClose);
+  };
 }
 
 /** The requested deadline, read leniently before full validation so the deadline covers the gates. */
@@ -107,7 +110,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         }
         return body;
       };
-      return invokeTool(options, principal, request.params.name, parsed, disconnectSignal(reply.raw), timeoutOf(body));
+      return invokeTool(options, principal, request.params.name, parsed, onDisconnect(reply.raw), timeoutOf(body));
     },
   );
 }

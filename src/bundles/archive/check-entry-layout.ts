@@ -2,8 +2,9 @@
 // descriptor) must lie between byte 0 and the central directory, records must tile that span exactly:
 // overlapping data (the overlapping-file bomb that defeats per-entry ratios), bytes before the first
 // record, gaps between records, and descriptors or local headers that disagree with the central
-// directory are all refused. The first entry must start at byte 0.
-import type { FileHandle } from 'node:fs/promises';
+// directory are all refused. The first entry must start at byte 0. Answers where each entry's data
+// starts, so extraction reads exactly the bytes checked here.
+import type { PositionalReader } from './archive-reader.js';
 import type { ArchiveEntry } from './archive-entry.js';
 import { ArchiveRejected } from './archive-rejected.js';
 import { unicodePathData } from './check-unicode-path.js';
@@ -22,7 +23,10 @@ interface Span {
 const AGREEING_FLAGS = FLAG_ENCRYPTED | FLAG_DATA_DESCRIPTOR;
 const MAX_DESCRIPTOR_BYTES = 24;
 
-export async function checkEntryLayout(handle: FileHandle, entries: readonly ArchiveEntry[], end: ArchiveEnd): Promise<void> {
+/** Where each entry's data starts (after its local header), by entry index. */
+export type DataStarts = ReadonlyMap<number, number>;
+
+export async function checkEntryLayout(handle: PositionalReader, entries: readonly ArchiveEntry[], end: ArchiveEnd): Promise<DataStarts> {
   const spans: Span[] = [];
   for (const entry of entries) {
     if (entry.localHeaderOffset + LOCAL_HEADER_SIZE > end.directoryOffset) throw new ArchiveRejected('overlapping-entries');
@@ -41,6 +45,7 @@ export async function checkEntryLayout(handle: FileHandle, entries: readonly Arc
     checkLocalAgreement(span.entry, span.local);
     await checkTrailer(handle, span.entry, span.dataEnd, nextStart(index) - span.dataEnd);
   }
+  return new Map(spans.map((span) => [span.entry.index, span.local.dataStart]));
 }
 
 function checkLocalAgreement(entry: ArchiveEntry, local: LocalHeader): void {
@@ -61,7 +66,7 @@ function checkLocalAgreement(entry: ArchiveEntry, local: LocalHeader): void {
 }
 
 /** What follows the data: nothing, or exactly one data descriptor (signed or not, 32- or 64-bit sizes). */
-async function checkTrailer(handle: FileHandle, entry: ArchiveEntry, dataEnd: number, gap: number): Promise<void> {
+async function checkTrailer(handle: PositionalReader, entry: ArchiveEntry, dataEnd: number, gap: number): Promise<void> {
   if ((entry.flags & FLAG_DATA_DESCRIPTOR) === 0) {
     if (gap !== 0) throw new ArchiveRejected('unaccounted-data');
     return;

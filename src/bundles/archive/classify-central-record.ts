@@ -1,7 +1,7 @@
 // When yauzl refuses a central-directory record it says why in prose. The guard must not depend on
 // library text, so this re-reads the raw record at the cursor and asks the same questions the guards
 // ask, in the same order, returning the first one that fails (malformed-archive when none does).
-import type { FileHandle } from 'node:fs/promises';
+import type { PositionalReader } from './archive-reader.js';
 import yauzl from 'yauzl';
 import type { ArchiveGuard } from './archive-guard.js';
 import { checkEntryFlags } from './check-entry-flags.js';
@@ -10,7 +10,7 @@ import { checkUnicodePath } from './check-unicode-path.js';
 import { readAt } from './read-at.js';
 import { CENTRAL_HEADER_SIGNATURE, CENTRAL_HEADER_SIZE, METHOD_STORED } from './zip-format.js';
 
-export async function classifyCentralRecord(handle: FileHandle, cursor: number, directoryEnd: number): Promise<ArchiveGuard> {
+export async function classifyCentralRecord(handle: PositionalReader, cursor: number, directoryEnd: number): Promise<ArchiveGuard> {
   // The end record promised more records than the directory holds.
   if (cursor + CENTRAL_HEADER_SIZE > directoryEnd) return 'fake-eocd';
   const header = await readAt(handle, cursor, CENTRAL_HEADER_SIZE);

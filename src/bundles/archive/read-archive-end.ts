@@ -3,7 +3,7 @@
 // wrong: a second self-consistent end record (a fake inside a comment or data), bytes after the end
 // record, a directory that does not end where the end record begins (bytes before the archive, two
 // archives glued together), and inconsistent zip64 records. It also applies the entry-count limit.
-import type { FileHandle } from 'node:fs/promises';
+import type { PositionalReader } from './archive-reader.js';
 import { ArchiveRejected } from './archive-rejected.js';
 import { readAt } from './read-at.js';
 import { readUInt64 } from './read-uint64.js';
@@ -39,7 +39,7 @@ interface EndRecord {
   readonly directoryOffset: number;
 }
 
-export async function readArchiveEnd(handle: FileHandle, fileSize: number, maxEntryCount: number): Promise<ArchiveEnd> {
+export async function readArchiveEnd(handle: PositionalReader, fileSize: number, maxEntryCount: number): Promise<ArchiveEnd> {
   const tailStart = Math.max(0, fileSize - (END_RECORD_SIZE + MAX_COMMENT_LENGTH));
   const tail = await readAt(handle, tailStart, fileSize - tailStart);
   const candidates: number[] = [];
@@ -86,7 +86,7 @@ function parseEndRecord(bytes: Buffer): EndRecord {
   };
 }
 
-async function readZip64End(handle: FileHandle, endPosition: number, record: EndRecord): Promise<ArchiveEnd> {
+async function readZip64End(handle: PositionalReader, endPosition: number, record: EndRecord): Promise<ArchiveEnd> {
   const locator = endPosition >= ZIP64_LOCATOR_SIZE ? await readAt(handle, endPosition - ZIP64_LOCATOR_SIZE, ZIP64_LOCATOR_SIZE) : Buffer.alloc(0);
   if (locator.length < ZIP64_LOCATOR_SIZE || locator.readUInt32LE(0) !== ZIP64_LOCATOR_SIGNATURE) {
     if (record.disk !== 0 || record.directoryDisk !== 0) throw new ArchiveRejected('malformed-archive');

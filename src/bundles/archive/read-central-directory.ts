@@ -2,7 +2,7 @@
 // the first per-entry guard. The cursor is tracked alongside yauzl so a refused record can be
 // re-read raw, and so the records must fill exactly the directory the end record declares: a count
 // that hides records, or records that spill past the directory, mean the end record lies.
-import type { FileHandle } from 'node:fs/promises';
+import type { PositionalReader } from './archive-reader.js';
 import type { Entry, ZipFile } from 'yauzl';
 import type { ArchiveEnd } from './read-archive-end.js';
 import type { ArchiveEntry } from './archive-entry.js';
@@ -11,7 +11,7 @@ import { classifyCentralRecord } from './classify-central-record.js';
 import { describeEntry } from './describe-entry.js';
 import { CENTRAL_HEADER_SIZE } from './zip-format.js';
 
-export async function readCentralDirectory(zip: ZipFile, handle: FileHandle, end: ArchiveEnd): Promise<ArchiveEntry[]> {
+export async function readCentralDirectory(zip: ZipFile, handle: PositionalReader, end: ArchiveEnd): Promise<ArchiveEntry[]> {
   if (zip.entryCount !== end.entryCount) throw new ArchiveRejected('fake-eocd');
   const directoryEnd = end.directoryOffset + end.directorySize;
   const entries: ArchiveEntry[] = [];

@@ -1,6 +1,6 @@
 // Reads one local file header raw: yauzl only uses it to find where the data starts, but the guards
 // need its name, flags, method, checksum and sizes to compare with the central directory.
-import type { FileHandle } from 'node:fs/promises';
+import type { PositionalReader } from './archive-reader.js';
 import yauzl from 'yauzl';
 import { ArchiveRejected } from './archive-rejected.js';
 import { readAt } from './read-at.js';
@@ -18,7 +18,7 @@ export interface LocalHeader {
   readonly dataStart: number;
 }
 
-export async function readLocalHeader(handle: FileHandle, offset: number): Promise<LocalHeader> {
+export async function readLocalHeader(handle: PositionalReader, offset: number): Promise<LocalHeader> {
   const fixed = await readAt(handle, offset, LOCAL_HEADER_SIZE);
   if (fixed.length < LOCAL_HEADER_SIZE || fixed.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) throw new ArchiveRejected('header-mismatch');
   const nameLength = fixed.readUInt16LE(26);

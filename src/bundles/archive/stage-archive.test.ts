@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { AGENT_TEXT, agentEntry, noise, specDefaultLimits, symlinkEntry } from '../../../test/fixtures/bundle-fixtures.js';
 import { createStagingSandbox, type StagingSandbox } from '../../../test/fixtures/staging-sandbox.js';
-import { buildZip, unicodePathExtra, type ZipArchiveSpec } from '../../../test/fixtures/zip-builder.js';
+import { buildZip, deflate, unicodePathExtra, type ZipArchiveSpec } from '../../../test/fixtures/zip-builder.js';
 import { stageArchive, type ArchiveLimits, type StagedBundle } from './index.js';
 
 let sandbox: StagingSandbox;
@@ -126,6 +126,24 @@ describe('stageArchive', () => {
   it('applies no ratio to a small repetitive file beside a large incompressible one', async () => {
     const archive = buildZip({ entries: [agentEntry(), { name: 'zeros.bin', data: Buffer.alloc(512 * 1024) }, { name: 'noise.bin', data: noise(2 * 1024 * 1024), method: 0 }] });
     await expect(stage(archive)).resolves.toMatchObject({ entryCount: 3 });
+  });
+
+  it('writes small and large entries, deflated and stored, byte for byte', async () => {
+    const large = noise(3 * 1024 * 1024);
+    const stored = noise(1536 * 1024);
+    const small = Array.from({ length: 300 }, (_, i) => ({ name: `small/f${i}.txt`, data: `file ${i} `.repeat(50 + i) }));
+    const staged = await stage(buildZip({ entries: [agentEntry(), { name: 'large.bin', data: large }, { name: 'stored.bin', data: stored, method: 0 }, ...small] }));
+    expect((await readFile(join(staged.dir, 'large.bin'))).equals(large)).toBe(true);
+    expect((await readFile(join(staged.dir, 'stored.bin'))).equals(stored)).toBe(true);
+    for (const entry of small) expect(await readFile(join(staged.dir, entry.name), 'utf8')).toBe(entry.data);
+  });
+
+  it('refuses a large entry with bytes hidden after its deflate stream, or more data than declared', async () => {
+    const large = noise(1536 * 1024);
+    const hidden = buildZip({ entries: [agentEntry(), { name: 'large.bin', data: large, compressed: Buffer.concat([deflate(large), Buffer.from('MARKER')]) }] });
+    await expect(stage(hidden)).rejects.toMatchObject({ guard: 'size-mismatch' });
+    const lying = buildZip({ entries: [agentEntry(), { name: 'large.bin', data: large, declared: { uncompressedSize: 2 * 1024 * 1024 } }] });
+    await expect(stage(lying)).rejects.toMatchObject({ guard: 'size-mismatch' });
   });
 
   it('applies no ratio to a bundle that expands to 1 MiB or less', async () => {

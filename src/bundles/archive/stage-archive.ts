@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ZipFile } from 'yauzl';
 import type { BundleManifest, ManifestLog } from '../manifest/index.js';
 import type { ArchiveLimits } from './archive-limits.js';
+import { ArchiveReader } from './archive-reader.js';
 import { ArchiveRejected } from './archive-rejected.js';
 import { checkDeclaredSizes } from './check-declared-sizes.js';
 import { checkEntryLayout } from './check-entry-layout.js';
@@ -50,20 +51,21 @@ export async function stageArchive(input: StageArchiveInput, limits: ArchiveLimi
   let zip: ZipFile | undefined;
   let dir: string | undefined;
   try {
-    const end = await readArchiveEnd(handle, size, limits.maxEntryCount);
-    zip = await openZip(input.zipPath).catch((error: unknown) => {
+    const archive = new ArchiveReader(handle, size);
+    const end = await readArchiveEnd(archive, size, limits.maxEntryCount);
+    zip = await openZip(archive).catch((error: unknown) => {
       throw new ArchiveRejected('malformed-archive', { cause: error });
     });
-    const entries = await readCentralDirectory(zip, handle, end);
+    const entries = await readCentralDirectory(zip, archive, end);
     checkNameCollisions(entries);
-    await checkEntryLayout(handle, entries, end);
+    const dataStarts = await checkEntryLayout(archive, entries, end);
     checkDeclaredSizes(entries, limits);
     checkManifestEntries(entries);
     const budget: ExpansionBudget = { written: 0, max: limits.maxTotalUncompressedBytes };
-    const symlinkTargets = checkSymlinks(entries, await readSymlinkTargets(zip, entries, budget));
+    const symlinkTargets = checkSymlinks(entries, await readSymlinkTargets(archive, entries, dataStarts, budget));
     await mkdir(input.stagingRoot, { recursive: true, mode: 0o700 });
     dir = await mkdtemp(join(input.stagingRoot, input.dirPrefix ?? 'bundle-'));
-    await writeStagingTree(zip, dir, entries, symlinkTargets, budget);
+    await writeStagingTree(archive, dir, entries, dataStarts, symlinkTargets, budget);
     const manifest = await readStagedManifest(dir, input.uploadName, input.log);
     return { dir, manifest, entryCount: entries.length, uncompressedBytes: budget.written };
   } catch (error) {

@@ -4,20 +4,22 @@
 // last, once every file they may point at exists.
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, symlink } from 'node:fs/promises';
-import type { ZipFile } from 'yauzl';
 import type { ArchiveEntry } from './archive-entry.js';
+import type { ArchiveReader } from './archive-reader.js';
 import { archiveNamespace } from './archive-namespace.js';
+import type { DataStarts } from './check-entry-layout.js';
 import { fileSink } from './entry-sinks.js';
 import type { ExpansionBudget } from './expansion-budget.js';
 import { stagingPath } from './staging-path.js';
-import { streamEntry } from './stream-entry.js';
+import { dataStartOf, streamEntry } from './stream-entry.js';
 
 const FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 export async function writeStagingTree(
-  zip: ZipFile,
+  archive: ArchiveReader,
   stagingDir: string,
   entries: readonly ArchiveEntry[],
+  dataStarts: DataStarts,
   symlinkTargets: ReadonlyMap<string, string>,
   budget: ExpansionBudget,
 ): Promise<void> {
@@ -28,7 +30,7 @@ export async function writeStagingTree(
     if (entry.kind !== 'file') continue;
     const handle = await open(stagingPath(stagingDir, entry.path), FILE_FLAGS, 0o600);
     try {
-      await streamEntry(zip, entry, fileSink(handle), budget);
+      await streamEntry(archive, entry, dataStartOf(dataStarts, entry), fileSink(handle), budget);
     } finally {
       await handle.close();
     }

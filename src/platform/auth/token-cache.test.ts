@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock/index.js';
 import { principalFromClaims } from './principal-from-claims.js';
-import { TokenCache } from './token-cache.js';
+import { DEFAULT_TOKEN_CACHE_SIZE, TokenCache } from './token-cache.js';
 
 const alice = principalFromClaims({ sub: 'alice' })!;
 const bob = principalFromClaims({ sub: 'bob' })!;
@@ -35,5 +35,23 @@ describe('TokenCache', () => {
     expect(cache.get('d1')).toBe(alice);
     expect(cache.get('d2')).toBeUndefined();
     expect(cache.size).toBe(2);
+  });
+
+  it('stays within its bound under a flood of distinct tokens, each kept only until its own expiry', () => {
+    const clock = new ManualClock();
+    const cache = new TokenCache({ clock, maxEntries: 100 });
+    for (let i = 0; i < 20_000; i += 1) cache.set(`flood-${i}`, alice, clock.now() + 1000 + i);
+    expect(cache.size).toBe(100);
+    expect(cache.get('flood-19999')).toBe(alice);
+    expect(cache.get('flood-0')).toBeUndefined();
+    clock.advance(1000 + 19_999);
+    expect(cache.get('flood-19999')).toBeUndefined();
+  });
+
+  it('is bounded by default', () => {
+    const clock = new ManualClock();
+    const cache = new TokenCache({ clock });
+    for (let i = 0; i < DEFAULT_TOKEN_CACHE_SIZE + 500; i += 1) cache.set(`d${i}`, bob, clock.now() + 60_000);
+    expect(cache.size).toBe(DEFAULT_TOKEN_CACHE_SIZE);
   });
 });

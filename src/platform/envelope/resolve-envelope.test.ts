@@ -128,3 +128,21 @@ describe('resolveEnvelope role combination', () => {
     }
   });
 });
+
+describe('resolveEnvelope for a repeated caller', () => {
+  const frozenConfig = Object.freeze({ ...config });
+  it('answers the same frozen envelope for the same frozen caller and config', () => {
+    const caller = Object.freeze({ subjectId: null, roles: Object.freeze(['Harness.A']), anonymous: false });
+    const first = resolveEnvelope(frozenConfig, caller);
+    expect(resolveEnvelope(frozenConfig, caller)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(resolveEnvelope(frozenConfig, Object.freeze({ ...caller, roles: Object.freeze(['Harness.B']) })).source).toBe('roles');
+  });
+
+  it('resolves a caller that is not frozen afresh every time', () => {
+    const caller = { subjectId: null, roles: ['Harness.A'], anonymous: false };
+    expect(resolveEnvelope(frozenConfig, caller).allowedTools).toContain('clock');
+    caller.roles = ['Harness.B'];
+    expect(resolveEnvelope(frozenConfig, caller).allowedTools).not.toContain('clock');
+  });
+});

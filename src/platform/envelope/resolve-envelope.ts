@@ -21,7 +21,29 @@ function envelope(source: EnvelopeSource, matchedRoles: readonly string[], grant
   });
 }
 
+/**
+ * Envelopes already resolved, by config and caller object: the token cache and anonymous mode hand out
+ * one frozen principal per caller, so a repeated caller skips the resolution. Weak on both keys.
+ */
+const resolved = new WeakMap<EnvelopesConfig, WeakMap<EnvelopeSubject, ResolvedEnvelope>>();
+
 export function resolveEnvelope(config: EnvelopesConfig, who: EnvelopeSubject): ResolvedEnvelope {
+  // Only frozen inputs are remembered (the loaded config is deep-frozen): nothing can change under an entry.
+  if (!Object.isFrozen(config) || !Object.isFrozen(who) || !Object.isFrozen(who.roles)) return resolveFresh(config, who);
+  let byCaller = resolved.get(config);
+  if (byCaller === undefined) {
+    byCaller = new WeakMap();
+    resolved.set(config, byCaller);
+  }
+  let envelope = byCaller.get(who);
+  if (envelope === undefined) {
+    envelope = resolveFresh(config, who);
+    byCaller.set(who, envelope);
+  }
+  return envelope;
+}
+
+function resolveFresh(config: EnvelopesConfig, who: EnvelopeSubject): ResolvedEnvelope {
   if (who.anonymous) return envelope('anonymous', [], normalizeGrant(config.default));
   const subjectGrant = who.subjectId ? ownGrant(config.bySubject, who.subjectId) : undefined;
   if (subjectGrant) return envelope('subject', [], normalizeGrant(subjectGrant));

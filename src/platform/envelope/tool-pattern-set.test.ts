@@ -64,3 +64,13 @@ describe('matchToolPattern', () => {
     expect(matchToolPattern(patterns, name)).toBe(expected);
   });
 });
+
+describe('matchToolPattern on a list that changes', () => {
+  it('honours a change to a list that is not frozen', () => {
+    const patterns = ['clock'];
+    expect(matchToolPattern(patterns, 'clock')).toBe('clock');
+    patterns[0] = 'text';
+    expect(matchToolPattern(patterns, 'clock')).toBeNull();
+    expect(matchToolPattern(Object.freeze(['text']), 'text')).toBe('text');
+  });
+});

@@ -35,9 +35,21 @@ export function intersectToolPatterns(a: readonly string[], b: readonly string[]
   return canonical([...left.filter((p) => covers(right, p)), ...right.filter((p) => covers(left, p))]);
 }
 
+/** Normalized sets of frozen lists (a resolved envelope's): a frozen list cannot change under its set. */
+const frozenSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function patternSet(patterns: readonly string[]): ReadonlySet<string> {
+  if (!Object.isFrozen(patterns)) return new Set(normalizeToolPatterns(patterns));
+  let set = frozenSets.get(patterns);
+  if (set === undefined) {
+    set = new Set(normalizeToolPatterns(patterns));
+    frozenSets.set(patterns, set);
+  }
+  return set;
+}
+
 /** The canonical pattern that admits `toolName` (a name, not a pattern), or null. */
 export function matchToolPattern(patterns: readonly string[], toolName: string): string | null {
-  const set = new Set(normalizeToolPatterns(patterns));
+  const set = patternSet(patterns);
   const name = toolName.toLowerCase();
   const mcp = parseMcpToolName(name);
   if (mcp) {

@@ -1,11 +1,15 @@
 // The logger factory: pino with secrets redacted from every logged value and message, the
-// Authorization header censored outright, and every string cut (after redaction, marked) to
-// maxStringLength, so no line carries megabytes of caller content. Logs are the only place failure
-// details go.
+// Authorization header and API keys censored outright, and every string cut (after redaction,
+// marked) to maxStringLength, so no line carries megabytes of caller content. Logs are the only place
+// failure details go. A FrameworkLogLine (the per-request line, the governor's decision) holds only
+// framework-made, bounded fields and is written without the redaction copy, so it costs what a plain
+// pino line costs.
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 import { redactText, redactValue } from '../redaction/index.js';
-import { serializeRequestField } from './serialize-request-field.js';
 import { boundString, boundStrings } from './bound-strings.js';
+import { censorPaths } from './censor-paths.js';
+import { FrameworkLogLine } from './framework-log-line.js';
+import { serializeRequestField } from './serialize-request-field.js';
 
 export type { Logger } from 'pino';
 
@@ -26,15 +30,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       // pino runs serializers after the log formatter: the formatter has already reduced a request to
       // its access-log fields, and this keeps Fastify's own `req` serializer from re-reading them.
       serializers: { req: (req: unknown) => req },
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.apiKey', 'apiKey'],
-        censor: '[REDACTED]',
-      },
       formatters: {
-        log: (object) => boundStrings(redactValue(serializeRequestField(object)), max),
+        log: (object) => (object instanceof FrameworkLogLine ? object : boundStrings(censorPaths(redactValue(serializeRequestField(object))), max)),
       },
       hooks: {
         logMethod(args, method) {
+          // A framework line with its constant message; anything more is scanned like every other call.
+          if (args[0] instanceof FrameworkLogLine && args.length <= 2) {
+            method.apply(this, args);
+            return;
+          }
           const cleaned = args.map((arg: unknown) => (typeof arg === 'string' ? boundString(redactText(arg), max) : arg));
           method.apply(this, cleaned as Parameters<typeof method>);
         },

@@ -1,1 +1,4 @@
 export { createLogger, DEFAULT_MAX_LOG_STRING_LENGTH, type Logger, type LoggerOptions } from './create-logger.js';
+export { RequestLogLine } from './request-log-line.js';
+export { FrameworkLogLine } from './framework-log-line.js';
+export { stderrLogDestination } from './log-destination.js';

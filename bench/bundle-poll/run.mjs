@@ -1,0 +1,64 @@
+// Row 1 of issue #11: GET a finished bundle run (the poll route) with a JWT, 20 callers (each its own
+// token, bundle and finished run) over 20 connections, against a bare Fastify route with the same
+// route pattern answering the same body bytes. Target: ratio ≥ 0.5.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevIdp } from '../../dist/src/cli/dev-idp/index.js';
+import { register, smallBundle, startRun, waitForRun } from '../lib/bundles.mjs';
+import { compareThroughput, printThroughput, rotating } from '../lib/compare.mjs';
+import { UNLIMITED } from '../lib/harness.mjs';
+import { startServer } from '../lib/processes.mjs';
+
+const TARGET = 0.5;
+const CALLERS = 20;
+const ROUTE = '/api/bundles/:handle/runs/:jobId';
+const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-poll-'));
+const idp = await startDevIdp({ port: 0, host: '127.0.0.1', persist: false });
+const portcullis = await startServer({
+  kind: 'portcullis',
+  settings: {
+    AppConfig: {
+      AI: {
+        RateLimits: UNLIMITED,
+        ChatModel: { Provider: 'Scripted' },
+        BundleExecution: {
+          Enabled: true,
+          TempRoot: join(work, 'staging'),
+          Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' } },
+          Auth: { Instance: idp.instance, TenantId: idp.tenantId, ClientId: idp.clientId, RequireHttpsMetadata: false },
+        },
+      },
+    },
+  },
+});
+let bare;
+try {
+  const bundle = await smallBundle(work);
+  const callers = await Promise.all(
+    Array.from({ length: CALLERS }, async (_, i) => {
+      const headers = { authorization: `Bearer ${await idp.mintToken({ sub: `bench-user-${i}` }, { ttlSeconds: 3600 })}` };
+      const handle = await register(portcullis.url, bundle, headers);
+      const { statusUrl } = await startRun(portcullis.url, handle, { headers });
+      const body = await waitForRun(portcullis.url, statusUrl, headers);
+      if (JSON.parse(body).status !== 'Succeeded') throw new Error(`run did not succeed: ${body}`);
+      return { path: statusUrl, headers, body };
+    }),
+  );
+  const body = callers[0].body;
+  bare = await startServer({ kind: 'bare', routes: [{ url: ROUTE, body }] });
+  const summary = await compareThroughput({
+    servers: { portcullis, bare },
+    sides: {
+      portcullis: { url: portcullis.url, connections: 20, requests: rotating(callers) },
+      bare: { url: bare.url, connections: 20, requests: rotating(callers) },
+    },
+  });
+  const met = printThroughput(`bundle-poll: GET ${ROUTE} (finished run, ${Buffer.byteLength(body)}-byte body), ${CALLERS} callers with JWTs, 20 connections`, summary, TARGET);
+  console.log(JSON.stringify({ benchmark: 'bundle-poll', callers: CALLERS, bodyBytes: Buffer.byteLength(body), target: TARGET, met, ...summary }));
+} finally {
+  await portcullis.close();
+  await bare?.close();
+  await idp.close();
+  await rm(work, { recursive: true, force: true });
+}

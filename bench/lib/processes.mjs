@@ -1,0 +1,49 @@
+// Starts benchmark servers (server-process.mjs) as child processes and talks to them over IPC.
+// BENCH_PROFILE=<dir> starts every server (Portcullis and bare) with `node --cpu-prof` writing into <dir>
+// (one .cpuprofile per server, written when it closes): profile first, then fix.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
+
+/**
+ * @param spec see server-process.mjs
+ * @returns {Promise<{ url: string, pid: number, memory(): Promise<NodeJS.MemoryUsage>, cpu(): Promise<NodeJS.CpuUsage>, close(): Promise<void> }>}
+ */
+export async function startServer(spec, { exposeGc = false } = {}) {
+  const execArgv = [];
+  if (exposeGc) execArgv.push('--expose-gc');
+  if (process.env.BENCH_PROFILE) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`);
+  // The service logs to fd 2 as `portcullis serve` does; here that is /dev/null (BENCH_SERVER_LOG=inherit shows it).
+  const stderr = process.env.BENCH_SERVER_LOG === 'inherit' ? 'inherit' : 'ignore';
+  const child = fork(script, [JSON.stringify(spec)], { execArgv, stdio: ['ignore', 'inherit', stderr, 'ipc'] });
+  const { url } = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`benchmark server (${spec.kind}) exited with ${code}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const ask = (what, payload = what) =>
+    new Promise((resolve) => {
+      const onMessage = (message) => {
+        if (message[what] === undefined) return;
+        child.off('message', onMessage);
+        resolve(message[what]);
+      };
+      child.on('message', onMessage);
+      child.send(payload);
+    });
+  return {
+    url,
+    pid: child.pid,
+    /** process.memoryUsage() of the server after a full GC (exposeGc) */
+    memory: () => ask('memory'),
+    /** process.cpuUsage() of the server: user and system µs so far */
+    cpu: () => ask('cpu'),
+    /** Writes a heap snapshot of the server to `path` (for diagnosis). */
+    heapSnapshot: (path) => ask('heapSnapshot', { heapSnapshot: path }),
+    close: async () => {
+      child.send('close');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// Row 6 of issue #11: a 1,000-step chain of ToolUse steps (`clock.now`) run by the real service (its
+// own process, as `portcullis serve`, logging at the default level): submitted and started over HTTP,
+// then polled once it must have finished; per step = the run's own completedAt - startedAt ÷ steps. BENCH_RUNS runs (7) after a
+// warm-up; median (min..max). Target: ≤ 25 µs per step.
+import { UNLIMITED } from '../lib/harness.mjs';
+import { startServer } from '../lib/processes.mjs';
+import { round, show, spread } from '../lib/stats.mjs';
+
+const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const TARGET_US = 25;
+
+const server = await startServer({
+  kind: 'portcullis',
+  environment: 'Development',
+  settings: {
+    AppConfig: {
+      AI: {
+        RateLimits: UNLIMITED,
+        BundleExecution: { Auth: { AllowAnonymous: true }, Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' } } },
+        Workflows: { MaxSteps: STEPS + 10 },
+      },
+    },
+  },
+});
+const json = { 'content-type': 'application/json' };
+async function call(method, path, body) {
+  const res = await fetch(`${server.url}${path}`, { method, headers: json, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+try {
+  const names = Array.from({ length: STEPS }, (_, i) => `s${i}`);
+  const definition = {
+    name: 'chain',
+    steps: names.map((name) => ({ name, type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } })),
+    edges: names.slice(1).map((to, i) => ({ from: names[i], to })),
+  };
+  const { id } = await call('POST', '/api/workflows', definition);
+  const runOnce = async () => {
+    const { statusUrl } = await call('POST', `/api/workflows/${id}/runs`);
+    // No poll while the run executes: each one projects 1,000 steps on the service's one event loop.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (;;) {
+      const run = await call('GET', statusUrl);
+      if (run.status === 'Succeeded') return ((Date.parse(run.completedAt) - Date.parse(run.startedAt)) * 1000) / STEPS;
+      if (!['Queued', 'Running'].includes(run.status)) throw new Error(`run ended ${run.status}: ${JSON.stringify(run).slice(0, 500)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  await runOnce(); // warm-up
+  const perStep = [];
+  for (let i = 0; i < RUNS; i += 1) perStep.push(await runOnce());
+  const figure = spread(perStep, 1);
+  const met = figure.median <= TARGET_US;
+  console.log(`\nworkflow-chain: ${STEPS}-step ToolUse chain (clock.now) over HTTP, ${RUNS} runs; run wall ÷ steps, median (min..max)`);
+  console.log(`  per step  ${show(figure, ' µs')}  target ≤ ${TARGET_US} µs  ${met ? 'MET' : 'NOT MET'}`);
+  console.log(JSON.stringify({ benchmark: 'workflow-chain', steps: STEPS, runs: RUNS, perStepUs: figure, targetUs: TARGET_US, met, runMs: round((figure.median * STEPS) / 1000, 1) }));
+} finally {
+  await server.close();
+}

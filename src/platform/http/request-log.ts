@@ -1,0 +1,54 @@
+// Fastify's log controller, replaced: one line per answered request (RequestLogLine: method, route
+// pattern, status, duration, a digest of the owner, under the request's `reqId`) instead of Fastify's
+// two, which carried the whole request and reply for the logger to deep-copy and scan. The other
+// lines it writes keep the error (redacted like every logged value) but never a framework object.
+// Deliberately never logs the URL (its query can carry a caller's secrets), headers or bodies.
+import { hash } from 'node:crypto';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/index.js';
+import { RequestLogLine } from '../log/index.js';
+
+/** Owner digests by principal: the token cache and anonymous mode hand out the same object per caller. */
+const digests = new WeakMap<Principal, string>();
+
+/** A stable pseudonym for an owner id: correlates a caller's lines without writing the id itself. */
+export function ownerDigest(principal: Principal): string {
+  let digest = digests.get(principal);
+  if (digest === undefined) {
+    digest = `sha256:${hash('sha256', principal.ownerId, 'base64url').slice(0, 16)}`;
+    digests.set(principal, digest);
+  }
+  return digest;
+}
+
+function lineFor(request: FastifyRequest, reply: FastifyReply): RequestLogLine {
+  const principal = request.principal;
+  return new RequestLogLine(
+    request.method,
+    request.routeOptions.url ?? null,
+    reply.statusCode,
+    Math.round(reply.elapsedTime * 100) / 100,
+    principal === null ? null : ownerDigest(principal),
+  );
+}
+
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ ...lineFor(request, reply), err: error }, 'request errored');
+    else reply.log.info(lineFor(request, reply), 'request completed');
+  }
+
+  override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    reply.log[reply.statusCode >= 500 ? 'error' : 'info']({ ...lineFor(request, reply), err: error }, 'request failed');
+  }
+
+  override writeHeadError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    reply.log.warn({ ...lineFor(request, reply), err: error }, 'response headers could not be written');
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.info({ method: request.method }, 'route not found');
+  }
+}

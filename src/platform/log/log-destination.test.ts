@@ -1,0 +1,54 @@
+import { openSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from './create-logger.js';
+import { LOG_FLUSH_INTERVAL_MS, stderrLogDestination, type LogDestination } from './log-destination.js';
+
+let dir: string;
+let destination: LogDestination;
+let exit: () => void;
+const written = (): string => readFileSync(join(dir, 'log'), 'utf8');
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'portcullis-log-'));
+});
+afterEach(async () => {
+  (destination as unknown as { destroy(): void }).destroy(); // closes the file and the flush timer
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The destination on a file of the test's, with the exit flush it registers taken off into `exit`. */
+function open(): LogDestination {
+  const before = new Set(process.listeners('exit'));
+  destination = stderrLogDestination(openSync(join(dir, 'log'), 'w'));
+  const onExit = process.listeners('exit').find((listener) => !before.has(listener))!;
+  process.off('exit', onExit);
+  exit = () => onExit.call(process, 0);
+  return destination;
+}
+
+describe('the serve log destination', () => {
+  it('writes every line of a burst, in order, the last ones when the process exits', () => {
+    const logger = createLogger({ destination: open() });
+    for (let i = 0; i < 1000; i += 1) logger.info({ i }, 'line');
+    expect(written().trim().split('\n').length).toBeLessThan(1000);
+    exit();
+    const lines = written().trim().split('\n').map((line) => JSON.parse(line) as { i: number });
+    expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
+
+  it('holds a lone line back only until the flush interval passes', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const logger = createLogger({ destination: open() });
+      logger.info('alone');
+      expect(written()).toBe('');
+      vi.advanceTimersByTime(LOG_FLUSH_INTERVAL_MS);
+      await expect.poll(() => written()).toContain('"msg":"alone"');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
