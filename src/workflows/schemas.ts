@@ -26,9 +26,13 @@ const StepConfigurationSchema = Type.Object(
 
 export const WorkflowDefinitionSchema = Type.Object(
   {
-    name: Type.String({ description: 'Caller-chosen.' }),
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'Caller-chosen.' }),
     steps: Type.Array(
-      Type.Object({ name: Type.String(), type: StepTypeSchema, configuration: StepConfigurationSchema }, { additionalProperties: true }),
+      Type.Object(
+        { name: Type.String({ minLength: 1, maxLength: 100, description: 'No `.`, `/`, `{`, `}`, control characters or surrounding blanks.' }), type: StepTypeSchema, configuration: StepConfigurationSchema },
+        { additionalProperties: true },
+      ),
+      { minItems: 1, description: 'At most Workflows:MaxSteps.' },
     ),
     edges: Type.Optional(
       Type.Array(Type.Object({ from: Type.String(), to: Type.String(), type: Type.Optional(Type.Literal('ControlFlow')) }, { additionalProperties: true })),
