@@ -163,10 +163,10 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         config: limited('bundles-delete'),
         schema: {
           operationId: 'deleteBundle',
-          summary: 'Delete a handle (idempotent and non-disclosing: always 204).',
+          summary: 'Delete a handle (idempotent and non-disclosing: 204 for any handle; 404 only for an id too long to be one).',
           tags: TAGS,
           params: HandleParamsSchema,
-          response: { 204: { type: 'null', description: 'Deleted, or nothing to delete.' }, ...problemResponses(400, 401, 403, 429) },
+          response: { 204: { type: 'null', description: 'Deleted, or nothing to delete.' }, ...problemResponses(400, 401, 403, 404, 429) },
         },
       },
       async (request, reply) => {
