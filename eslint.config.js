@@ -39,6 +39,7 @@ export default tseslint.config(
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),
             zone('workflows', 'evals', 'nothing imports evals'),
+            ...['platform', 'runs', ...features].map((f) => zone(f, 'client', 'the service never imports its client')),
           ],
         },
       ],

@@ -54,20 +54,22 @@ function collectNamedSchemas(value: Json, into: Map<string, Json>, seen = new Se
   for (const child of Object.values(value)) collectNamedSchemas(child, into, seen);
 }
 
-/** Which named schemas one operation's request body and responses are. */
+/** Which named schemas one operation's request body and responses are, and whether the body may be left out. */
 interface OperationRefs {
   readonly body: string | undefined;
+  /** A route schema's `'x-optional-body': true`: no body is an ordinary request. */
+  readonly bodyOptional: boolean;
   readonly responses: ReadonlyMap<string, string>;
 }
 
 function operationRefs(schema: Json): OperationRefs {
-  const { body, response } = (schema ?? {}) as { body?: Json; response?: Record<string, Json> };
+  const { body, response, 'x-optional-body': optional } = (schema ?? {}) as { body?: Json; response?: Record<string, Json>; 'x-optional-body'?: boolean };
   const responses = new Map<string, string>();
   for (const [status, responseSchema] of Object.entries(response ?? {})) {
     const id = namedId(responseSchema);
     if (id !== undefined) responses.set(status, id);
   }
-  return { body: namedId(body), responses };
+  return { body: namedId(body), bodyOptional: optional === true, responses };
 }
 
 const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };
@@ -99,9 +101,11 @@ export function buildOpenApiOptions(): SwaggerOptions {
       const schemas = (components.schemas ??= {});
       for (const [id, schema] of named) if (!(id in schemas)) schemas[id] = schema;
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
-        for (const [method, operation] of Object.entries(item as Record<string, { requestBody?: MediaMap; responses?: Record<string, MediaMap> }>)) {
+        for (const [method, operation] of Object.entries(item as Record<string, { requestBody?: MediaMap & { required?: boolean }; responses?: Record<string, MediaMap> }>)) {
           const refs = refsByOperation.get(`${method} ${path}`);
           if (refs?.body !== undefined) referTo(operation.requestBody, refs.body);
+          if (refs?.bodyOptional === true && operation.requestBody !== undefined) operation.requestBody.required = false;
+          delete (operation as Record<string, unknown>)['x-optional-body'];
           for (const [status, response] of Object.entries(operation.responses ?? {})) {
             const id = refs?.responses.get(status);
             if (id !== undefined) referTo(response, id);

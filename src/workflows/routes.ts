@@ -141,6 +141,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       ...noBodyValidation, // no body is the ordinary case; checked below when present
       schema: {
         operationId: 'startWorkflowRun',
+        'x-optional-body': true,
         summary: 'Start a run under the starting caller’s envelope; optional body `{ input }`.',
         tags: TAGS,
         params: WorkflowParamsSchema,

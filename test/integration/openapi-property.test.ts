@@ -6,13 +6,14 @@
 // For operations whose request schema is the whole story of a 400, a schema-valid request is never 400.
 // Fixed seed and a bounded number of runs per operation keep it reproducible and quick.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import addFormatsPlugin from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveService, type LiveService } from '../helpers/live-service.js';
 import { arbitraryOf, mutated, type JsonSchema } from '../helpers/schema-arbitrary.js';
 import { AGENT_MD, bundleZip } from './bundles-harness.js';
 
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 const SEED = 1313;
 const RUNS_PER_OPERATION = 25;
 
@@ -139,7 +140,7 @@ function requestArbitrary(template: string, op: Operation): fc.Arbitrary<Sent> {
   const path = fc.tuple(...params.filter((p) => p.in === 'path').map((p) => pathId(p).map((v) => [p.name, String(v)] as const))).map((pairs) => pairs.reduce((url, [name, value]) => url.replace(`{${name}}`, encodeURIComponent(value)), template));
   const query = fc
     .record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, arbitraryOf(p.schema, resolve)])), { requiredKeys: [] })
-    .map((values) => new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)])).toString());
+    .map((values) => new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, String(v)])).toString());
   const content = op.requestBody?.content ?? {};
   let body: fc.Arbitrary<Sent['body']> = fc.constant({ kind: 'none' as const });
   if (content['application/json']?.schema) {
