@@ -98,6 +98,12 @@ export const EvalRunResponseSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    progress: Type.Optional(
+      Type.Object(
+        { completed: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) },
+        { description: 'While Queued or Running (poll only): case executions judged so far out of all planned, repeats included.' },
+      ),
+    ),
     counts: Type.Optional(Type.Object({ ...Tally, total: Type.Integer() }, { description: 'Once Succeeded; a case counts once per repeat.' })),
     verdict: Type.Optional(Type.Union([Type.Literal('Pass'), Type.Literal('Warn'), Type.Literal('Fail')])),
     durationMs: Type.Optional(Type.Integer()),
