@@ -17,4 +17,11 @@ export const USAGE = [
   '  dev-idp [--port N] [--state DIR]                 a local OpenID provider for development and tests',
   '  token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]   mint a token from the dev-idp',
   '  bundle pack DIR [-o FILE]                        zip an agent folder and check it as the server would',
+  '',
+  'commands that talk to a running service (--url/--token or PORTCULLIS_URL/PORTCULLIS_TOKEN; --json; --help on each):',
+  '  eval run DATASET... [--wait] [--junit FILE]      run evals; exit 0 on Pass, 1 on Fail, 3 when refused',
+  '  workflow submit FILE | run ID [--watch] | approve|reject JOB APPROVAL',
+  '  bundle run DIR-or-ZIP --message TEXT... [--stream]   upload (packing a folder) and run a conversation',
+  '',
+  'portcullis --version prints the version.',
 ].join('\n');

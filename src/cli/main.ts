@@ -1,19 +1,29 @@
 #!/usr/bin/env node
 // The `portcullis` executable: dispatches to a command, wires process signals to an AbortSignal
 // and turns the command's result into the exit code (0 clean, 1 refused config, 2 bad usage).
-import { runServe } from './serve.js';
-import { runDevIdp, runToken } from './dev-idp/index.js';
-import { runBundle } from './bundle-pack/index.js';
 import { USAGE, type CommandIo } from './cli-io.js';
+import type { RemoteIo } from './remote/index.js';
+import { packageInfo } from '../platform/package-info/index.js';
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
+// Each command is loaded when it runs: `eval run` in a CI job does not pay for loading the server.
 const commands: Readonly<Record<string, Command>> = {
-  serve: runServe,
-  'dev-idp': (args, io) => runDevIdp(args, io),
-  token: (args, io) => runToken(args, io),
-  bundle: (args, io) => runBundle(args, io),
+  serve: async (args, io) => (await import('./serve.js')).runServe(args, io),
+  'dev-idp': async (args, io) => (await import('./dev-idp/index.js')).runDevIdp(args, io),
+  token: async (args, io) => (await import('./dev-idp/index.js')).runToken(args, io),
+  bundle: async (args, io) =>
+    args[0] === 'run'
+      ? (await import('./remote/index.js')).runBundleRunCommand(args.slice(1), remote(io))
+      : (await import('./bundle-pack/index.js')).runBundle(args, io),
+  eval: async (args, io) => (await import('./remote/index.js')).runEvalCommand(args, remote(io)),
+  workflow: async (args, io) => (await import('./remote/index.js')).runWorkflowCommand(args, remote(io)),
 };
+
+/** What the service-facing commands add: partial stdout writes and stderr's terminal for progress bars. */
+function remote(io: CommandIo): RemoteIo {
+  return { ...io, write: (text) => void process.stdout.write(text), ...(process.stderr.isTTY ? { terminal: process.stderr } : {}) };
+}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -28,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
     env: process.env,
     signal: controller.signal,
   };
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(packageInfo().version);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(USAGE);
     return name === undefined ? 2 : 0;

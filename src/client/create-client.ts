@@ -34,7 +34,7 @@ export interface PortcullisClient {
   bundleRunEvents(handle: string, jobId: string, options?: { signal?: AbortSignal }): AsyncGenerator<AguiEvent>;
   /** A workflow run's progress frames, reconnecting with Last-Event-ID when the connection drops. */
   workflowProgress(workflowId: string, jobId: string, options?: WorkflowProgressOptions): AsyncGenerator<WorkflowProgressEvent>;
-  /** An eval run's status changes, by polling until it finishes (eval runs have no stream). */
+  /** An eval run's status and progress changes, by polling until it finishes (eval runs have no stream). */
   evalProgress(jobId: string, options?: EvalProgressOptions): AsyncGenerator<EvalRun>;
 }
 

@@ -1,5 +1,6 @@
 // An eval run's progress: eval runs have no stream endpoint, so this polls the run and yields its
-// poll body whenever its status changes, ending with the finished run (Succeeded, Failed, Cancelled).
+// poll body whenever its status or its progress (judged case executions) changes, ending with the
+// finished run (Succeeded, Failed, Cancelled).
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { unwrap } from './unwrap.js';
@@ -16,11 +17,12 @@ export interface EvalProgressOptions {
 const FINISHED = new Set<EvalRun['status']>(['Succeeded', 'Failed', 'Cancelled']);
 
 export async function* evalProgress(api: Client<paths>, jobId: string, options: EvalProgressOptions = {}): AsyncGenerator<EvalRun> {
-  let last: EvalRun['status'] | undefined;
+  let last: string | undefined;
   for (;;) {
     const run = await unwrap(api.GET('/api/evals/runs/{jobId}', { params: { path: { jobId } }, ...(options.signal ? { signal: options.signal } : {}) }));
-    if (run.status !== last) {
-      last = run.status;
+    const seen = `${run.status} ${run.progress?.completed ?? ''}`;
+    if (seen !== last) {
+      last = seen;
       yield run;
     }
     if (FINISHED.has(run.status)) return;
