@@ -64,11 +64,11 @@ afterAll(async () => {
 
 describe('portcullis eval run', () => {
   it('waits for a passing run, writes the JUnit file and exits 0', async () => {
-    const result = await cli(['eval', 'run', 'greet', '--wait', '--junit', 'report.xml', '--repeats', '2', '--poll-interval', '20']);
+    const result = await cli(['eval', 'run', 'greet', '--wait', '--junit', 'reports/evals.xml', '--repeats', '2', '--poll-interval', '20']);
     expect(result.stderr).toMatch(/eval run \S+ started/);
     expect(result.stdout).toMatch(/^verdict Pass: 2 passed, 0 warned, 0 failed, 0 errored of 2/);
     expect(result.code).toBe(0);
-    expect(await readFile(join(dir, 'report.xml'), 'utf8')).toContain('<testsuite');
+    expect(await readFile(join(dir, 'reports', 'evals.xml'), 'utf8')).toContain('<testsuite');
   });
 
   it('exits 1 on a Fail verdict, printing the poll body with --json', async () => {

@@ -1,8 +1,8 @@
 // `portcullis eval run DATASET... [--repeats N] [--parallelism N] [--threshold X] [--tag T]... [--wait]
 // [--junit FILE]`: starts an eval run; with --wait (or --junit) follows it to its verdict with a
 // progress bar, writes the JUnit report, and exits 0 on Pass (or Warn), 1 on Fail (promptfoo-style).
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { unwrap, type EvalRun } from '../../client/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
@@ -69,6 +69,7 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
     const run = finished!;
     if (junit !== undefined && run.status === 'Succeeded') {
       const { data } = await client.api.GET('/api/evals/runs/{jobId}/report.xml', { params: { path: { jobId: run.jobId } }, parseAs: 'text' });
+      await mkdir(dirname(junit), { recursive: true });
       await writeFile(junit, data ?? '');
       if (!json) io.stderr(`JUnit report written to ${junit}`);
     }
