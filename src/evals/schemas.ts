@@ -24,7 +24,8 @@ export interface StartEvalRunLimits {
 function startEvalRunRequest(limits: StartEvalRunLimits | undefined) {
   return Type.Object(
     {
-      datasets: Type.Array(Type.String({ minLength: 1, description: 'A dataset name.' }), {
+      // No minLength: an empty name is an unknown dataset (404), like any name no root holds.
+      datasets: Type.Array(Type.String({ description: 'A dataset name.' }), {
         minItems: 1,
         ...(limits ? { maxItems: limits.maxDatasetsPerRun } : {}),
         uniqueItems: true,
