@@ -8,7 +8,7 @@ const features = ['models', 'agent', 'tools', 'bundles', 'workflows', 'evals'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'src/client/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -42,6 +42,7 @@ export default tseslint.config(
             ...[...features, 'runs'].map((f) => zone('console', f, 'the console server side imports only platform')),
             // The browser bundle (console/ at the root) talks to the service over HTTP only.
             { target: './console', from: './src', message: 'the browser console reaches the service over HTTP, never by import' },
+            ...['platform', 'runs', ...features].map((f) => zone(f, 'client', 'the service never imports its client')),
           ],
         },
       ],

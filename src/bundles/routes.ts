@@ -23,9 +23,11 @@ import {
   RegisterBundleBodySchema,
   RegisterBundleResponseSchema,
   RunBundleRequestSchema,
+  RunAgentInputSchema,
   RunParamsSchema,
   StartRunResponseSchema,
 } from './schemas.js';
+import { aguiTurn } from './agui/agui-turn.js';
 import type { BundleService } from './service.js';
 
 export interface BundleRoutesOptions {
@@ -63,6 +65,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         config: limited('bundles-poll'),
         validatorCompiler: listValidatorCompiler,
         schema: {
+          operationId: 'listBundles',
           summary: 'List the caller’s live handles, newest first, a page at a time.',
           tags: TAGS,
           querystring: PageQuerySchema,
@@ -78,6 +81,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         config: limited('bundles-poll'),
         validatorCompiler: listValidatorCompiler,
         schema: {
+          operationId: 'listBundleRuns',
           summary: 'List the caller’s runs under one of their handles, newest first, a page at a time.',
           tags: TAGS,
           params: HandleParamsSchema,
@@ -103,6 +107,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           // Documented here; the multipart body is read by the handler, as a stream.
           validatorCompiler: () => () => true,
           schema: {
+            operationId: 'registerBundle',
             summary: 'Upload a bundle (zip) and receive a short-lived handle.',
             tags: TAGS,
             consumes: ['multipart/form-data'],
@@ -158,10 +163,11 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
       {
         config: limited('bundles-delete'),
         schema: {
-          summary: 'Delete a handle (idempotent and non-disclosing: always 204).',
+          operationId: 'deleteBundle',
+          summary: 'Delete a handle (idempotent and non-disclosing: 204 for any handle; 404 only for an id too long to be one).',
           tags: TAGS,
           params: HandleParamsSchema,
-          response: { 204: { type: 'null', description: 'Deleted, or nothing to delete.' }, ...problemResponses(400, 401, 403, 429) },
+          response: { 204: { type: 'null', description: 'Deleted, or nothing to delete.' }, ...problemResponses(400, 401, 403, 404, 429) },
         },
       },
       async (request, reply) => {
@@ -175,6 +181,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
       {
         config: limited('bundles-runs'),
         schema: {
+          operationId: 'startBundleRun',
           summary: 'Start a run (a multi-turn conversation) against a handle, in the background or reserved for a stream.',
           tags: TAGS,
           params: HandleParamsSchema,
@@ -193,6 +200,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
       {
         config: limited('bundles-poll'),
         schema: {
+          operationId: 'getBundleRun',
           summary: 'Poll a run (readable only by its starting caller, under the same handle).',
           tags: TAGS,
           params: RunParamsSchema,
@@ -202,12 +210,43 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
       async (request) => service.getRun(principalOf(request), request.params.handle, request.params.jobId),
     );
 
+    scope.post(
+      '/api/bundles/:handle/agui',
+      {
+        config: limited('bundles-runs'),
+        schema: {
+          operationId: 'runBundleAgui',
+          summary: 'Run one AG-UI turn (RunAgentInput; threadId is the conversation) and answer its AG-UI event stream directly.',
+          description:
+            'For stock AG-UI clients (`HttpAgent`). The same run as `stream: true` followed by its stream: RUN_STARTED carries the ' +
+            'client’s threadId and the service’s job id as runId; the run is pollable afterwards at /api/bundles/{handle}/runs/{runId}. ' +
+            'Closing the connection cancels the run.',
+          tags: TAGS,
+          params: HandleParamsSchema,
+          body: RunAgentInputSchema,
+          produces: ['text/event-stream'],
+          response: {
+            200: { description: 'text/event-stream of `data: <json>` AG-UI events (SPEC.md "Bundle stream frames").', type: 'string' },
+            ...problemResponses(400, 401, 403, 404, 429, 500),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { stream } = await service.runAgui(principalOf(request), request.params.handle, aguiTurn(request.body));
+        reply.hijack();
+        const pumping = pumpFrames(reply.raw, stream, request.log, options.heartbeatMs).finally(() => streams.delete(pumping));
+        streams.add(pumping);
+        await pumping;
+      },
+    );
+
     scope.get(
       '/api/bundles/:handle/runs/:jobId/stream',
       {
         // Opening the stream drives the run and closing it cancels the run: a HEAD must not do that.
         exposeHeadRoute: false,
         schema: {
+          operationId: 'streamBundleRun',
           summary: 'Open the AG-UI event stream of a run reserved for streaming; opening drives the run, closing cancels it.',
           tags: TAGS,
           params: RunParamsSchema,

@@ -115,8 +115,11 @@ export const RunListSchema = Type.Object(
   { $id: 'BundleRunList' },
 );
 
-export const HandleParamsSchema = Type.Object({ handle: Type.String() });
-export const RunParamsSchema = Type.Object({ handle: Type.String(), jobId: Type.String() });
+/** Path ids longer than this name nothing (ids the service issues are far shorter): 404. */
+export const MAX_PATH_ID_LENGTH = 200;
+const PathId = (description: string) => Type.String({ minLength: 1, maxLength: MAX_PATH_ID_LENGTH, description });
+export const HandleParamsSchema = Type.Object({ handle: PathId('The handle the upload returned.') });
+export const RunParamsSchema = Type.Object({ handle: PathId('The handle the upload returned.'), jobId: PathId('The run’s job id.') });
 
 export type RegisterBundleResponse = Static<typeof RegisterBundleResponseSchema>;
 export type RunBundleRequest = Static<typeof RunBundleRequestSchema>;
@@ -124,3 +127,51 @@ export type StartRunResponse = Static<typeof StartRunResponseSchema>;
 export type BundleRunOutcomeResponse = Static<typeof BundleRunOutcomeResponseSchema>;
 export type BundleRunResponse = Static<typeof BundleRunResponseSchema>;
 export type RunStatus = Static<typeof RunStatusSchema>;
+
+/** AG-UI message roles (RunAgentInput.messages). Only the last `user` message is read. */
+const AGUI_ROLES = ['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'] as const;
+
+/**
+ * AG-UI `RunAgentInput` (DESIGN §12), the body of `POST /api/bundles/{handle}/agui`: exactly the
+ * protocol's fields. `threadId` is the conversation id (same rules), the last user message is the turn;
+ * the client's `runId`, `state`, `tools`, `context` and `forwardedProps` are accepted and not used (the
+ * bundle's own tools and the caller's envelope govern the run).
+ */
+export const RunAgentInputSchema = Type.Object(
+  {
+    threadId: Type.String({
+      minLength: 1,
+      maxLength: MAX_CONVERSATION_ID_LENGTH,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'The conversationId: created on first use, owned by its first user (another caller’s is 404).',
+    }),
+    runId: Type.String({ maxLength: 200, description: 'Ignored: RUN_STARTED carries the service’s job id as runId.' }),
+    protocolVersion: Type.Optional(Type.String({ maxLength: 64 })),
+    parentRunId: Type.Optional(Type.String({ maxLength: 200 })),
+    state: Type.Optional(Type.Unknown({ description: 'Not used.' })),
+    messages: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          role: Type.Union(AGUI_ROLES.map((role) => Type.Literal(role))),
+          content: Type.Optional(
+            Type.Union([
+              Type.String(),
+              Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }), { description: 'Input content parts; the text parts are read.' }),
+              Type.Null(),
+            ]),
+          ),
+        },
+        { additionalProperties: true, description: 'An AG-UI message (role-specific fields such as toolCalls pass through unread).' },
+      ),
+      { minItems: 1, description: 'The last `user` message is the turn; earlier messages are ignored (the service keeps the history).' },
+    ),
+    tools: Type.Optional(Type.Array(Type.Unknown(), { description: 'Not used: the bundle’s allowed tools within the caller’s envelope apply.' })),
+    context: Type.Optional(Type.Array(Type.Unknown(), { description: 'Not used.' })),
+    forwardedProps: Type.Optional(Type.Unknown({ description: 'Not used.' })),
+    resume: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 0, description: 'The service raises no interrupts, so there is nothing to resume.' })),
+  },
+  { $id: 'RunAgentInput', additionalProperties: false },
+);
+
+export type RunAgentInput = Static<typeof RunAgentInputSchema>;

@@ -44,6 +44,8 @@ import {
   type StartRunResponse,
 } from './schemas.js';
 import { stagingRootOf } from './handles/staging-root.js';
+import type { AguiTurn } from './agui/agui-turn.js';
+import { onThread } from './agui/on-thread.js';
 
 export interface BundleServiceOptions {
   readonly config: BundleExecutionConfig;
@@ -212,6 +214,22 @@ export class BundleService {
     };
   }
 
+  /**
+   * DESIGN §12 AG-UI: one turn of the thread as a run reserved for streaming, its stream opened at once
+   * (the same start and stream as `stream: true` followed by GET …/stream, so the same envelope, ownership,
+   * limits and frames). A stream that cannot be opened withdraws the reservation, so no run is left waiting.
+   */
+  async runAgui(principal: Principal, handle: string, turn: AguiTurn): Promise<{ readonly jobId: string; readonly stream: RunStream }> {
+    const started = await this.startRun(principal, handle, { userMessages: [turn.message], conversationId: turn.threadId, stream: true });
+    try {
+      const stream = await this.openStream(principal, handle, started.jobId);
+      return { jobId: started.jobId, stream: onThread(stream, turn.threadId) };
+    } catch (error) {
+      await this.#withdrawReservation(principal, handle, started.jobId);
+      throw error;
+    }
+  }
+
   /** One cleanup pass: expired handles (and their directories), runs, conversations, leftovers of crashed processes. */
   async sweep(): Promise<void> {
     await this.#o.handles.sweep();
@@ -259,6 +277,16 @@ export class BundleService {
       await this.#o.runs.transition(failed, { from: ['Queued'], version: stored.version }, now);
     }
     return this.#o.runs.find(principal, run.handle, run.jobId);
+  }
+
+  /** A reserved run nobody claimed ends Failed as cancelled (compare-and-set: a claim in between wins). */
+  async #withdrawReservation(principal: Principal, handle: string, jobId: string): Promise<void> {
+    const run = await this.#o.runs.find(principal, handle, jobId);
+    if (run === undefined) return;
+    const stored = await this.#o.runs.stored(runKey(run));
+    if (stored?.leaseHolder !== STREAM_RESERVATION || stored.data.status !== 'Queued') return;
+    const now = this.#o.clock.now();
+    await this.#o.runs.transition(failRun(stored.data, RUN_CANCELLED, now), { from: ['Queued'], version: stored.version }, now);
   }
 
   async #reclaimReservations(principal: Principal): Promise<void> {

@@ -14,6 +14,7 @@ export function registerCapabilitiesRoutes(
     {
       config: { rateLimit: 'tools-read' },
       schema: {
+        operationId: 'getCapabilities',
         summary: 'Explain the caller’s capability envelope: what is granted and which rule decided it.',
         tags: ['Capabilities'],
         response: { 200: CapabilitiesResponseSchema, ...problemResponses(401, 429) },

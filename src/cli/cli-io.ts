@@ -7,6 +7,10 @@ export interface CommandIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT/SIGTERM. */
   readonly signal: AbortSignal;
+  /** Writes text as it is, without a line end (progress output); default: whole lines through stdout. */
+  readonly write?: (text: string) => void;
+  /** stderr when it is a terminal (progress bars draw there). */
+  readonly terminal?: NodeJS.WriteStream;
 }
 
 export const USAGE = [
@@ -18,6 +22,11 @@ export const USAGE = [
   '  dev-idp [--port N] [--state DIR]                 a local OpenID provider for development and tests',
   '  token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]   mint a token from the dev-idp',
   '  bundle pack DIR [-o FILE]                        zip an agent folder and check it as the server would',
+  '',
+  'commands that talk to a running service (--url/--token or PORTCULLIS_URL/PORTCULLIS_TOKEN; --json; --help on each):',
+  '  eval run DATASET... [--wait] [--junit FILE]      run evals; exit 0 on Pass, 1 on Fail, 3 when refused',
+  '  workflow submit FILE | run ID [--watch] | approve|reject JOB APPROVAL',
+  '  bundle run DIR-or-ZIP --message TEXT... [--stream]   upload (packing a folder) and run a conversation',
   '',
   'options:',
   '  -h, --help      show this help; `portcullis <command> --help` shows a command\'s options and defaults',

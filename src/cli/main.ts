@@ -14,6 +14,8 @@ const io: CommandIo = {
   cwd: process.cwd(),
   env: process.env,
   signal: controller.signal,
+  write: (text) => void process.stdout.write(text),
+  ...(process.stderr.isTTY ? { terminal: process.stderr } : {}),
 };
 
 // Exit explicitly once output is flushed: a clean shutdown must not wait on stray handles.

@@ -1,27 +1,36 @@
 // Dispatches `portcullis <command> …` to a command and returns its exit code (0 clean, 1 refused
-// start-up, 2 bad usage). `--help` and `--version` answer 0 on stdout; a missing or unknown command
-// is bad usage. Knows nothing of process.*: main.ts supplies the io.
-import { runBundle } from './bundle-pack/index.js';
+// start-up or a failed verdict, 2 bad usage, 3 refused by the service). `--help` and `--version` answer
+// 0 on stdout; a missing or unknown command is bad usage. Each command is loaded when it runs, so
+// `eval run` in a CI job does not pay for loading the server. Knows nothing of process.*: main.ts
+// supplies the io.
 import { USAGE, type CommandIo } from './cli-io.js';
-import { runDevIdp, runToken } from './dev-idp/index.js';
-import { packageVersion } from './package-version.js';
-import { runMigrate } from './migrate.js';
-import { runServe } from './serve.js';
+import type { RemoteIo } from './remote/index.js';
+import { packageInfo } from '../platform/package-info/index.js';
 
 type Command = (args: string[], io: CommandIo) => Promise<number>;
 
+/** The service-facing commands write partial lines and draw progress on stderr's terminal, when there is one. */
+function remote(io: CommandIo): RemoteIo {
+  return { ...io, write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, ''))) };
+}
+
 const commands: Readonly<Record<string, Command>> = {
-  serve: runServe,
-  migrate: runMigrate,
-  'dev-idp': (args, io) => runDevIdp(args, io),
-  token: (args, io) => runToken(args, io),
-  bundle: (args, io) => runBundle(args, io),
+  serve: async (args, io) => (await import('./serve.js')).runServe(args, io),
+  migrate: async (args, io) => (await import('./migrate.js')).runMigrate(args, io),
+  'dev-idp': async (args, io) => (await import('./dev-idp/index.js')).runDevIdp(args, io),
+  token: async (args, io) => (await import('./dev-idp/index.js')).runToken(args, io),
+  bundle: async (args, io) =>
+    args[0] === 'run'
+      ? (await import('./remote/index.js')).runBundleRunCommand(args.slice(1), remote(io))
+      : (await import('./bundle-pack/index.js')).runBundle(args, io),
+  eval: async (args, io) => (await import('./remote/index.js')).runEvalCommand(args, remote(io)),
+  workflow: async (args, io) => (await import('./remote/index.js')).runWorkflowCommand(args, remote(io)),
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--version') {
-    io.stdout(`portcullis ${packageVersion()}`);
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(`portcullis ${packageInfo().version}`);
     return 0;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -50,5 +50,5 @@ export async function registerEvals(app: App, context: AppContext): Promise<void
     sweeper.stop();
     await context.stopRuns();
   });
-  registerEvalRoutes(app, service);
+  registerEvalRoutes(app, service, config.evaluation);
 }

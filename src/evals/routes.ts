@@ -8,19 +8,21 @@ import {
   EvalJobParamsSchema,
   EvalRunListSchema,
   EvalRunResponseSchema,
-  StartEvalRunRequestSchema,
+  documentedStartEvalRunRequestSchema,
+  type StartEvalRunLimits,
   StartEvalRunResponseSchema,
 } from './schemas.js';
 import type { EvalService } from './service.js';
 
 const tags = ['Evals'];
 
-export function registerEvalRoutes(app: App, service: EvalService): void {
+export function registerEvalRoutes(app: App, service: EvalService, limits: StartEvalRunLimits): void {
   app.get(
     '/api/evals/datasets',
     {
       config: { rateLimit: 'evals-read' },
       schema: {
+        operationId: 'listEvalDatasets',
         summary: 'List the dataset names in the configured roots (also while evaluation is disabled).',
         tags,
         response: { 200: EvalDatasetsResponseSchema, ...problemResponses(401, 429) },
@@ -36,9 +38,10 @@ export function registerEvalRoutes(app: App, service: EvalService): void {
       // Documented here, validated in the service after the gate.
       validatorCompiler: () => () => true,
       schema: {
+        operationId: 'startEvalRun',
         summary: 'Start an evaluation run over named datasets (role Harness.Evals.Execute).',
         tags,
-        body: StartEvalRunRequestSchema,
+        body: documentedStartEvalRunRequestSchema(limits),
         response: { 202: StartEvalRunResponseSchema, ...problemResponses(400, 401, 403, 404, 429) },
       },
     },
@@ -54,6 +57,7 @@ export function registerEvalRoutes(app: App, service: EvalService): void {
       config: { rateLimit: 'evals-read' },
       validatorCompiler: listValidatorCompiler,
       schema: {
+        operationId: 'listEvalRuns',
         summary: 'List the caller’s evaluation runs, newest first, as their poll bodies.',
         tags,
         querystring: PageQuerySchema,
@@ -68,6 +72,7 @@ export function registerEvalRoutes(app: App, service: EvalService): void {
     {
       config: { rateLimit: 'evals-read' },
       schema: {
+        operationId: 'getEvalRun',
         summary: 'Poll an evaluation run: status and, once finished, counts, verdict, cost and the report.',
         tags,
         params: EvalJobParamsSchema,
@@ -82,6 +87,7 @@ export function registerEvalRoutes(app: App, service: EvalService): void {
     {
       config: { rateLimit: 'evals-write' },
       schema: {
+        operationId: 'cancelEvalRun',
         summary: 'Cancel an evaluation run: a queued run is cancelled outright; an executing one runs to completion.',
         tags,
         params: EvalJobParamsSchema,
@@ -96,6 +102,7 @@ export function registerEvalRoutes(app: App, service: EvalService): void {
     {
       config: { rateLimit: 'evals-read' },
       schema: {
+        operationId: 'getEvalRunReport',
         summary: 'The finished run as JUnit XML, for CI systems (owner only; 409 while not finished).',
         tags,
         params: EvalJobParamsSchema,

@@ -1,11 +1,12 @@
 // The poll body (DESIGN.md §7) of a live or a finished run. Counts, verdict, duration, cost and the
 // report appear once Succeeded; `datasets` is empty and `report` absent once the submission was
-// reclaimed. Per-case results never appear here.
+// reclaimed. Per-case results never appear here; a polled live run tells how many case executions are judged.
 import type { EvalRunData, FiledRun, RunDetails } from './eval-run.js';
 import type { EvalRunResponse } from './schemas.js';
 
-export function liveRunResponse(run: EvalRunData & { status: 'Queued' | 'Running' }): EvalRunResponse {
+export function liveRunResponse(run: EvalRunData & { status: 'Queued' | 'Running' }, progress?: { completed: number; total: number }): EvalRunResponse {
   return {
+    ...(progress === undefined ? {} : { progress }),
     jobId: run.jobId,
     status: run.status,
     createdAt: iso(run.createdAt),

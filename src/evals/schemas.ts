@@ -14,26 +14,51 @@ export const EvalDatasetsResponseSchema = Type.Object(
   { $id: 'EvalDatasetsResponse' },
 );
 
-export const StartEvalRunRequestSchema = Type.Object(
-  {
-    datasets: Type.Array(Type.String(), {
-      minItems: 1,
-      uniqueItems: true,
-      description: 'Dataset names (never paths), as GET /api/evals/datasets lists them.',
-    }),
-    repeats: Type.Optional(Type.Integer({ minimum: 1, description: 'Executions of every case (default 1, at most Evaluation:MaxRepeats).' })),
-    parallelism: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'Concurrent case executions, repeats included (default 4, at most Evaluation:MaxParallelism).' }),
-    ),
-    tagFilter: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'A case runs when it has any of these tags.' }),
-    ),
-    failRateThreshold: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1, description: 'Verdict is Fail when (failed + errored) / total exceeds it (default 0).' }),
-    ),
-  },
-  { $id: 'StartEvalRunRequest', additionalProperties: false },
-);
+/** The Evaluation:* ceilings a start request is held to (inclusive). */
+export interface StartEvalRunLimits {
+  readonly maxDatasetsPerRun: number;
+  readonly maxRepeats: number;
+  readonly maxParallelism: number;
+}
+
+function startEvalRunRequest(limits: StartEvalRunLimits | undefined) {
+  return Type.Object(
+    {
+      // No minLength: an empty name is an unknown dataset (404), like any name no root holds.
+      datasets: Type.Array(Type.String({ description: 'A dataset name.' }), {
+        minItems: 1,
+        ...(limits ? { maxItems: limits.maxDatasetsPerRun } : {}),
+        uniqueItems: true,
+        description: 'Dataset names (never paths), as GET /api/evals/datasets lists them; at most Evaluation:MaxDatasetsPerRun.',
+      }),
+      repeats: Type.Optional(
+        Type.Integer({ minimum: 1, ...(limits ? { maximum: limits.maxRepeats } : {}), description: 'Executions of every case (default 1, at most Evaluation:MaxRepeats).' }),
+      ),
+      parallelism: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          ...(limits ? { maximum: limits.maxParallelism } : {}),
+          description: 'Concurrent case executions, repeats included (default 4, at most Evaluation:MaxParallelism).',
+        }),
+      ),
+      tagFilter: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'A case runs when it has any of these tags.' }),
+      ),
+      failRateThreshold: Type.Optional(
+        Type.Number({ minimum: 0, maximum: 1, description: 'Verdict is Fail when (failed + errored) / total exceeds it (default 0).' }),
+      ),
+    },
+    { $id: 'StartEvalRunRequest', additionalProperties: false },
+  );
+}
+
+/** The shape a start body must have; the configured ceilings are checked beside it (readRunOptions). */
+export const StartEvalRunRequestSchema = startEvalRunRequest(undefined);
+
+/** The same request as the document publishes it: with this host's ceilings as its limits. */
+export function documentedStartEvalRunRequestSchema(limits: StartEvalRunLimits) {
+  return startEvalRunRequest(limits);
+}
 
 export const StartEvalRunResponseSchema = Type.Object(
   { jobId: Type.String(), statusUrl: Type.String({ description: 'Relative URL of the poll endpoint.' }) },
@@ -74,6 +99,12 @@ export const EvalRunResponseSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    progress: Type.Optional(
+      Type.Object(
+        { completed: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) },
+        { description: 'While Queued or Running (poll only): case executions judged so far out of all planned, repeats included.' },
+      ),
+    ),
     counts: Type.Optional(Type.Object({ ...Tally, total: Type.Integer() }, { description: 'Once Succeeded; a case counts once per repeat.' })),
     verdict: Type.Optional(Type.Union([Type.Literal('Pass'), Type.Literal('Warn'), Type.Literal('Fail')])),
     durationMs: Type.Optional(Type.Integer()),

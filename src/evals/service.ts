@@ -105,10 +105,19 @@ export class EvalService {
     return { jobId: run.jobId, statusUrl: statusUrl(run.jobId) };
   }
 
+  /** A live run's judged case executions out of all it planned (repeats included). */
+  async #progress(principal: Principal, run: LiveData): Promise<{ completed: number; total: number } | undefined> {
+    if (run.submission === null) return undefined;
+    const { datasets, options } = run.submission;
+    const total = planExecutions(datasets, options.repeats, options.tagFilter).length;
+    const completed = (await this.#deps.store.judged(runKey(principal, run.jobId))).size;
+    return { completed: Math.min(completed, total), total };
+  }
+
   async poll(principal: Principal, jobId: string): Promise<EvalRunResponse> {
     if (!this.#deps.config.enabled) throw evalsDisabled();
     const record = await this.#deps.store.record(principal, jobId);
-    if (record !== undefined && isLive(record.data)) return liveRunResponse(record.data);
+    if (record !== undefined && isLive(record.data)) return liveRunResponse(record.data, await this.#progress(principal, record.data));
     const filed = await this.#deps.store.find(principal, jobId);
     if (filed === undefined) throw runNotFound();
     return filedRunResponse(filed.run, filed.details);

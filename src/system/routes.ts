@@ -17,10 +17,11 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
     '/healthz',
     {
       schema: {
+        operationId: 'getHealth',
         ...publicRoute,
         summary: 'Liveness: the process is up and serving.',
         tags: ['System'],
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { $id: 'HealthResponse' }) },
       },
     },
     // Synchronous: a liveness probe needs no promise of its own.
@@ -33,11 +34,15 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
     '/readyz',
     {
       schema: {
+        operationId: 'getReadiness',
         ...publicRoute,
         summary: 'Readiness: identity metadata loaded and configured roots readable.',
         tags: ['System'],
         response: {
-          200: Type.Object({ status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Boolean()) }),
+          200: Type.Object(
+            { status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Boolean(), { description: 'Each check by name.' }) },
+            { $id: 'ReadinessResponse' },
+          ),
           ...problemResponses(503),
         },
       },
@@ -56,7 +61,15 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
 
   app.get(
     '/openapi.json',
-    { schema: { ...publicRoute, summary: 'This OpenAPI 3.1 document.', tags: ['System'] } },
+    {
+      schema: {
+        operationId: 'getOpenApiDocument',
+        ...publicRoute,
+        summary: 'This OpenAPI 3.1 document.',
+        tags: ['System'],
+        response: { 200: Type.Object({}, { $id: 'OpenApiDocument', additionalProperties: true, description: 'An OpenAPI 3.1 document.' }) },
+      },
+    },
     async () => app.swagger(),
   );
 }

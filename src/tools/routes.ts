@@ -55,6 +55,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
     {
       config: { rateLimit: 'tools-read' },
       schema: {
+        operationId: 'listTools',
         summary: 'List the tools the caller’s envelope grants.',
         tags: ['Tools'],
         response: { 200: ToolCatalogResponseSchema, ...problemResponses(401, 429) },
@@ -72,6 +73,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
     {
       config: { rateLimit: 'tools-read' },
       schema: {
+        operationId: 'describeTool',
         summary: 'Describe one granted tool (not granted answers 404, as nonexistent).',
         tags: ['Tools'],
         params: ToolNameParamsSchema,
@@ -94,6 +96,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
       // Documented here, validated in the service after the gates.
       validatorCompiler: () => () => true,
       schema: {
+        operationId: 'invokeTool',
         summary: 'Invoke one operation of one tool synchronously.',
         tags: ['Tools'],
         params: ToolNameParamsSchema,

@@ -37,6 +37,8 @@ export const ToolCatalogResponseSchema = Type.Object(
 
 // No length bounds: SPEC.md gives describe no 400, so an empty or overlong name is simply a tool that
 // does not exist (404), exactly like any other unknown name.
+// No length limits here: any name no tool has (empty, over-long) must answer exactly like an unknown
+// tool (the service's 404), and the router already caps a path segment at 512 characters.
 export const ToolNameParamsSchema = Type.Object({ name: Type.String({ description: 'Tool name, case-insensitive.' }) });
 
 export const MAX_TIMEOUT_SECONDS = 300;

@@ -62,6 +62,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       config: { rateLimit: 'workflows-write' },
       ...noBodyValidation, // documented below, checked by the definition validator (all diagnostics at once)
       schema: {
+        operationId: 'submitWorkflow',
         summary: 'Submit a workflow definition (a DAG of steps); every structural problem is reported at once.',
         tags: TAGS,
         body: WorkflowDefinitionSchema,
@@ -81,6 +82,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       config: { rateLimit: 'workflows-write' },
       ...noBodyValidation,
       schema: {
+        operationId: 'validateWorkflow',
         summary: 'Validate a workflow definition without storing it (dry run): the same diagnostics as submit.',
         tags: TAGS,
         body: WorkflowDefinitionSchema,
@@ -94,7 +96,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     '/api/workflows',
     {
       config: { rateLimit: 'workflows-read' },
-      schema: { summary: 'List the caller’s workflows, newest first.', tags: TAGS, response: { 200: WorkflowListSchema, ...problemResponses(401, 429) } },
+      schema: { operationId: 'listWorkflows', summary: 'List the caller’s workflows, newest first.', tags: TAGS, response: { 200: WorkflowListSchema, ...problemResponses(401, 429) } },
     },
     async (request) => listView(await service.definitions.list(principalOf(request))),
   );
@@ -104,6 +106,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     {
       config: { rateLimit: 'workflows-read' },
       schema: {
+        operationId: 'getWorkflow',
         summary: 'Get a stored workflow definition with its ids.',
         tags: TAGS,
         params: WorkflowParamsSchema,
@@ -118,6 +121,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     {
       config: { rateLimit: 'workflows-write' },
       schema: {
+        operationId: 'deleteWorkflow',
         summary: 'Delete a workflow definition (409 while it has a live run).',
         tags: TAGS,
         params: WorkflowParamsSchema,
@@ -136,6 +140,8 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       config: { rateLimit: 'workflows-write' },
       ...noBodyValidation, // no body is the ordinary case; checked below when present
       schema: {
+        operationId: 'startWorkflowRun',
+        'x-optional-body': true,
         summary: 'Start a run under the starting caller’s envelope; optional body `{ input }`.',
         tags: TAGS,
         params: WorkflowParamsSchema,
@@ -164,6 +170,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     {
       config: { rateLimit: 'workflows-read' },
       schema: {
+        operationId: 'getWorkflowRun',
         summary: 'Poll a run (never echoes its envelope, tenant or input).',
         tags: TAGS,
         params: RunParamsSchema,
@@ -178,6 +185,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     {
       config: { rateLimit: 'workflows-write' },
       schema: {
+        operationId: 'cancelWorkflowRun',
         summary: 'Cancel a run: Queued is cancelled outright; Running and Blocked are signalled (poll to confirm); final runs answer 409.',
         tags: TAGS,
         params: RunParamsSchema,
@@ -193,6 +201,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       config: { rateLimit: 'workflows-read' },
       validatorCompiler: listValidatorCompiler,
       schema: {
+        operationId: 'listWorkflowRuns',
         summary: 'List the caller’s runs across their workflows, newest first; optionally of one workflow or in one status.',
         tags: TAGS,
         querystring: RunListQuerySchema,
@@ -211,6 +220,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       config: { rateLimit: 'workflows-read' },
       validatorCompiler: listValidatorCompiler,
       schema: {
+        operationId: 'listApprovals',
         summary: 'List the caller’s pending approvals across all their workflow runs, newest first.',
         tags: TAGS,
         querystring: PageQuerySchema,
@@ -225,6 +235,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     {
       config: { rateLimit: 'workflows-write' },
       schema: {
+        operationId: 'decideApproval',
         summary: 'Answer a pending approval of a Blocked run (owner only); the run resumes under the same job id.',
         tags: TAGS,
         params: ApprovalParamsSchema,
@@ -245,6 +256,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     {
       config: { rateLimit: 'workflows-read' },
       schema: {
+        operationId: 'streamWorkflowRun',
         summary: 'Watch a run’s progress: SNAPSHOT first, then STEP frames; FINISHED or PARKED closes. Every frame has an `id:` line; re-attach with Last-Event-ID.',
         tags: TAGS,
         params: RunParamsSchema,

@@ -59,12 +59,12 @@ export const WorkflowDetailSchema = Type.Object(
   { $id: 'WorkflowDetail' },
 );
 
-export const WorkflowParamsSchema = Type.Object({ workflowId: Type.String({ maxLength: 100 }) });
-export const RunParamsSchema = Type.Object({ workflowId: Type.String({ maxLength: 100 }), jobId: Type.String({ maxLength: 200 }) });
+export const WorkflowParamsSchema = Type.Object({ workflowId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const RunParamsSchema = Type.Object({ workflowId: Type.String({ minLength: 1, maxLength: 100 }), jobId: Type.String({ minLength: 1, maxLength: 200 }) });
 export const ApprovalParamsSchema = Type.Object({
-  workflowId: Type.String({ maxLength: 100 }),
-  jobId: Type.String({ maxLength: 200 }),
-  approvalId: Type.String({ maxLength: 200 }),
+  workflowId: Type.String({ minLength: 1, maxLength: 100 }),
+  jobId: Type.String({ minLength: 1, maxLength: 200 }),
+  approvalId: Type.String({ minLength: 1, maxLength: 200 }),
 });
 
 export const StartRunRequestSchema = Type.Object(

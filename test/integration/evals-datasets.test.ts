@@ -105,6 +105,7 @@ describe('the OpenAPI document', () => {
     expect(codes('/api/evals/runs/{jobId}', 'delete')).toEqual(['200', '401', '403', '404', '409', '429']);
     expect(codes('/api/evals/runs/{jobId}/report.xml', 'get')).toEqual(['200', '401', '403', '404', '409', '429']);
     expect(Object.keys(doc.paths['/api/evals/runs/{jobId}/report.xml'].get.responses['200'].content)).toEqual(['application/xml']);
-    expect(doc.paths['/api/evals/runs'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('tagFilter');
+    expect(doc.paths['/api/evals/runs'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/StartEvalRunRequest' });
+    expect(doc.components.schemas.StartEvalRunRequest.properties).toHaveProperty('tagFilter');
   });
 });

@@ -52,6 +52,7 @@ beforeAll(async () => {
     'held.jsonl': '{"id":"held","input":"gate:held"}\n',
     'held-again.jsonl': '{"id":"held","input":"gate:held-again"}\n',
     'quick.jsonl': '{"id":"quick","input":"reply:done"}\n',
+    'half.jsonl': '{"id":"quick","input":"reply:done"}\n{"id":"held","input":"gate:held-half"}\n',
   });
   t = await buildEvalApp(harness, settings(), { chatModel: model, clock }, [datasets]);
 });
@@ -61,7 +62,23 @@ afterAll(async () => {
 });
 
 describe('GET /api/evals/runs/{jobId}', () => {
-  it('200 reports Queued, then Running, then Succeeded with the report fields of DESIGN §7 and no per-case results', async () => {
+  it('counts the judged case executions of a running run in its progress', async () => {
+    const headers = await tokenFor(harness, 'progress-watcher');
+    const jobId = (await startRun(t, headers, { datasets: ['half'], parallelism: 2 })).json().jobId;
+    await model.gate('held-half').reached;
+    let body = (await poll(t, headers, jobId)).json();
+    for (let i = 0; i < 10_000 && body.progress?.completed !== 1; i += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      body = (await poll(t, headers, jobId)).json();
+    }
+    expect(body).toMatchObject({ status: 'Running', progress: { completed: 1, total: 2 } });
+    model.gate('held-half').open();
+    const done = await untilFinished(t, headers, jobId);
+    expect(done.progress).toBeUndefined();
+    expect(done.counts.total).toBe(2);
+  });
+
+  it('200 reports Queued, then Running (with its progress), then Succeeded with the report fields of DESIGN §7 and no per-case results', async () => {
     const headers = await tokenFor(harness, 'poller');
     const running = (await startRun(t, headers, { datasets: ['held'] })).json().jobId;
     await model.gate('held').reached;
@@ -75,9 +92,11 @@ describe('GET /api/evals/runs/{jobId}', () => {
       startedAt: expect.any(String),
       completedAt: null,
       datasets: ['held'],
+      // Judged case executions out of all planned, so a client can draw a progress bar.
+      progress: { completed: 0, total: 1 },
     });
     const queuedBody = (await poll(t, headers, queued)).json();
-    expect(queuedBody).toMatchObject({ jobId: queued, status: 'Queued', startedAt: null, completedAt: null, datasets: ['mixed'] });
+    expect(queuedBody).toMatchObject({ jobId: queued, status: 'Queued', startedAt: null, completedAt: null, datasets: ['mixed'], progress: { completed: 0, total: 5 } });
     model.gate('held').open();
     expect((await untilFinished(t, headers, running)).status).toBe('Succeeded');
 

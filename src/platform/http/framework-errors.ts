@@ -43,6 +43,9 @@ export function mapFrameworkError(error: unknown, request: FastifyRequest): unkn
   if (error instanceof InvalidCursorError) return new ProblemError('validation-failed', 'The cursor is not one this service issued; start again without it.');
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
+    // A path id outside its declared limits names nothing that can exist: not found, never a 400
+    // (the routes' documented statuses are SPEC.md's, and an over-long id is simply unknown).
+    if (fastifyError.validationContext === 'params') return new ProblemError('not-found', 'No resource exists at this path.');
     return validationProblem(fastifyError.validationContext ?? 'request', fastifyError.validation);
   }
   switch (fastifyError.code) {

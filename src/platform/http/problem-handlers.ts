@@ -31,28 +31,23 @@ export function installProblemHandlers(app: FastifyInstance): void {
   methodRouters.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
-  const unrouted = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  /** 405 with `Allow` when the path is known under other methods, else 404. */
+  const unmatched = (request: FastifyRequest): ProblemError => {
     const allowed = routes.allowed(requestPath(request));
-    if (allowed.length > 0) {
-      return sendProblem(
-        reply,
-        new ProblemError('method-not-allowed', `This resource does not support ${request.method}.`, {
-          headers: { allow: allowed.join(', ') },
-        }),
-      );
-    }
-    return sendProblem(reply, new ProblemError('not-found', 'No resource exists at this path.'));
+    return allowed.length > 0
+      ? new ProblemError('method-not-allowed', `This resource does not support ${request.method}.`, { headers: { allow: allowed.join(', ') } })
+      : new ProblemError('not-found', 'No resource exists at this path.');
   };
+
   app.setErrorHandler((error, request, reply) => {
-    // No route matched (an unserved method such as QUERY, whose body Fastify checks first): what
-    // the body lacked does not matter, the answer is 404 or 405 as for any unrouted request.
-    if (request.is404) return unrouted(request, reply);
-    const mapped = mapFrameworkError(error, request);
+    // A request no route matched is answered as such, even when reading its body failed first
+    // (Fastify refuses a QUERY without Content-Type before the not-found handler runs).
+    const mapped = request.is404 ? unmatched(request) : mapFrameworkError(error, request);
     const rendered = toProblem(mapped, requestPath(request));
     if (rendered.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ problem: rendered.body.type, status: rendered.status }, 'request refused');
     return sendProblem(reply, mapped);
   });
 
-  app.setNotFoundHandler(unrouted);
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, unmatched(request)));
 }

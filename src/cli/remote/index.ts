@@ -1,0 +1,5 @@
+// Public surface of the commands that talk to a running service through portcullis/client.
+export { runEvalCommand } from './run-eval.js';
+export { runWorkflowCommand } from './run-workflow.js';
+export { runBundleRunCommand } from './run-bundle-run.js';
+export type { RemoteIo } from './remote-command.js';

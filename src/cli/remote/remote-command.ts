@@ -1,0 +1,66 @@
+// Runs a command that talks to a service: parses its spec (--help exits 0, bad usage exits 2),
+// connects with --url/--token or the environment, and turns what the service refuses into exit 3
+// with the problem printed (as JSON with --json), and an unreachable service into exit 3 too.
+import { isPortcullisProblem, type PortcullisClient } from '../../client/index.js';
+import type { CommandIo } from '../cli-io.js';
+import { helpText, parseCommand, usageLine, type CommandSpec } from './command-spec.js';
+import { connect } from './connection.js';
+import { EXIT } from './exit-codes.js';
+
+/** A CommandIo plus text without a line end on stdout (live transcripts) and, when stderr is a terminal, that terminal (progress bars). */
+export interface RemoteIo extends CommandIo {
+  readonly write: (text: string) => void;
+  readonly terminal?: NodeJS.WriteStream;
+}
+
+export interface RemoteContext {
+  readonly values: Record<string, string | boolean | string[] | undefined>;
+  readonly positionals: string[];
+  readonly client: PortcullisClient;
+  readonly json: boolean;
+}
+
+/** Thrown by a command body for a command line it cannot use (exit 2). */
+export class UsageError extends Error {}
+
+export async function runRemote(spec: CommandSpec, args: string[], io: RemoteIo, body: (context: RemoteContext) => Promise<number>): Promise<number> {
+  const parsed = parseCommand(spec, args);
+  if (parsed.kind === 'help') {
+    io.stdout(helpText(spec));
+    return EXIT.ok;
+  }
+  const usage = (message: string): number => {
+    io.stderr(`portcullis ${spec.name}: ${message}\n${usageLine(spec)} (see --help)`);
+    return EXIT.usage;
+  };
+  if (parsed.kind === 'usage') return usage(parsed.message);
+  const { client, url } = connect(parsed.values, io.env);
+  const json = parsed.values.json === true;
+  try {
+    return await body({ values: parsed.values, positionals: parsed.positionals, client, json });
+  } catch (error) {
+    if (error instanceof UsageError) return usage(error.message);
+    if (isPortcullisProblem(error)) {
+      if (json) io.stdout(JSON.stringify(error.problem));
+      io.stderr(`portcullis ${spec.name}: the service refused: ${error.status} ${error.title}: ${error.detail}`);
+      for (const d of (error.problem.diagnostics as Array<{ code: string; step?: string; message: string }> | undefined) ?? []) {
+        io.stderr(`  ${d.code}${d.step !== undefined ? ` (${d.step})` : ''}: ${d.message}`);
+      }
+      return EXIT.refused;
+    }
+    if (io.signal.aborted) {
+      io.stderr(`portcullis ${spec.name}: interrupted`);
+      return EXIT.failed;
+    }
+    if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
+      io.stderr(`portcullis ${spec.name}: cannot reach the service at ${url} (${describeCause(error)})`);
+      return EXIT.refused;
+    }
+    throw error;
+  }
+}
+
+function describeCause(error: TypeError): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? error.message;
+}

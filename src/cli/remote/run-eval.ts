@@ -1,0 +1,98 @@
+// `portcullis eval run DATASET... [--repeats N] [--parallelism N] [--threshold X] [--tag T]... [--wait]
+// [--junit FILE]`: starts an eval run; with --wait (or --junit) follows it to its verdict with a
+// progress bar, writes the JUnit report, and exits 0 on Pass (or Warn), 1 on Fail (promptfoo-style).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { unwrap, type EvalRun } from '../../client/index.js';
+import type { CommandSpec } from './command-spec.js';
+import { CONNECTION_OPTIONS } from './connection.js';
+import { EXIT, EXIT_NOTES } from './exit-codes.js';
+import { createProgress } from './progress.js';
+import { runRemote, UsageError, type RemoteIo } from './remote-command.js';
+
+export const EVAL_RUN_SPEC: CommandSpec = {
+  name: 'eval run',
+  positionals: 'DATASET...',
+  summary: 'Start an evaluation run over named datasets (GET /api/evals/datasets lists them); with --wait, follow it to its verdict.',
+  options: {
+    repeats: { type: 'string', value: 'N', default: '1', applyDefault: false, description: 'Executions of every case.' },
+    parallelism: { type: 'string', value: 'N', default: '4', applyDefault: false, description: 'Concurrent case executions, repeats included.' },
+    threshold: { type: 'string', value: 'X', default: '0', applyDefault: false, description: 'Fail when (failed + errored) / total exceeds X (0..1).' },
+    tag: { type: 'string', value: 'T', multiple: true, description: 'Only cases with any of these tags (repeatable).' },
+    wait: { type: 'boolean', default: false, description: 'Wait for the verdict; the exit code reflects it.' },
+    junit: { type: 'string', value: 'FILE', description: 'Write the JUnit XML report to FILE (implies --wait).' },
+    'poll-interval': { type: 'string', value: 'MS', default: '1000', description: 'Milliseconds between status polls while waiting.' },
+    ...CONNECTION_OPTIONS,
+  },
+  notes: ['environment: PORTCULLIS_URL, PORTCULLIS_TOKEN', ...EXIT_NOTES],
+};
+
+export const EVAL_USAGE = ['usage: portcullis eval run DATASET... [options]', '', 'subcommands:', '  run   start an evaluation run (see portcullis eval run --help)'].join('\n');
+
+export async function runEvalCommand(args: string[], io: RemoteIo): Promise<number> {
+  const [subcommand, ...rest] = args;
+  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {
+    io.stdout(EVAL_USAGE);
+    return EXIT.ok;
+  }
+  if (subcommand !== 'run') {
+    io.stderr(`portcullis eval: ${subcommand === undefined ? 'a subcommand is needed' : `unknown subcommand '${subcommand}'`}\n${EVAL_USAGE}`);
+    return EXIT.usage;
+  }
+  return runRemote(EVAL_RUN_SPEC, rest, io, async ({ values, positionals, client, json }) => {
+    if (positionals.length === 0) throw new UsageError('name at least one dataset');
+    const body = {
+      datasets: positionals,
+      ...(values.repeats !== undefined ? { repeats: integerOption(values.repeats, '--repeats') } : {}),
+      ...(values.parallelism !== undefined ? { parallelism: integerOption(values.parallelism, '--parallelism') } : {}),
+      ...(values.threshold !== undefined ? { failRateThreshold: numberOption(values.threshold, '--threshold') } : {}),
+      ...(Array.isArray(values.tag) && values.tag.length > 0 ? { tagFilter: values.tag } : {}),
+    };
+    const pollMs = integerOption(values['poll-interval'], '--poll-interval');
+    const junit = typeof values.junit === 'string' ? resolve(io.cwd, values.junit) : undefined;
+    const started = await unwrap(client.api.POST('/api/evals/runs', { body }));
+    if (values.wait !== true && junit === undefined) {
+      io.stdout(json ? JSON.stringify(started) : `started eval run ${started.jobId} (${started.statusUrl})`);
+      return EXIT.ok;
+    }
+    if (!json) io.stderr(`eval run ${started.jobId} started`);
+    const progress = createProgress(io);
+    let finished: EvalRun | undefined;
+    try {
+      for await (const run of client.evalProgress(started.jobId, { intervalMs: pollMs, signal: io.signal })) {
+        if (run.progress) progress.update(run.progress.completed, run.progress.total, run.status);
+        finished = run;
+      }
+    } finally {
+      progress.stop();
+    }
+    const run = finished!;
+    if (junit !== undefined && run.status === 'Succeeded') {
+      const { data } = await client.api.GET('/api/evals/runs/{jobId}/report.xml', { params: { path: { jobId: run.jobId } }, parseAs: 'text' });
+      await mkdir(dirname(junit), { recursive: true });
+      await writeFile(junit, data ?? '');
+      if (!json) io.stderr(`JUnit report written to ${junit}`);
+    }
+    io.stdout(json ? JSON.stringify(run) : summary(run));
+    return run.status === 'Succeeded' && run.verdict !== 'Fail' ? EXIT.ok : EXIT.failed;
+  });
+}
+
+function summary(run: EvalRun): string {
+  if (run.status !== 'Succeeded' || run.counts === undefined) return `eval run ${run.jobId} ended ${run.status}`;
+  const c = run.counts;
+  const rate = run.report ? ` (fail rate ${run.report.failRate.toFixed(2)}, threshold ${run.report.failRateThreshold})` : '';
+  return `verdict ${run.verdict ?? '?'}: ${c.passed} passed, ${c.warned} warned, ${c.failed} failed, ${c.errored} errored of ${c.total}${rate}`;
+}
+
+function integerOption(value: unknown, name: string): number {
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer`);
+  return n;
+}
+
+function numberOption(value: unknown, name: string): number {
+  const n = Number(value);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${name} must be a number from 0 to 1`);
+  return n;
+}

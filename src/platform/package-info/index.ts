@@ -1,0 +1,1 @@
+export { packageInfo, type PackageInfo } from './package-info.js';

@@ -1,0 +1,30 @@
+// Produces the service's OpenAPI document without serving it: the app is built from the built-in
+// defaults (Development, anonymous, so no identity provider is needed), made ready and asked for its
+// document. The build uses it to generate the typed client; nothing listens and nothing is stored.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../platform/config/index.js';
+import { createLogger } from '../platform/log/index.js';
+
+export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+  const cwd = await mkdtemp(join(tmpdir(), 'portcullis-openapi-'));
+  try {
+    const loaded = loadConfig({
+      cwd,
+      env: { PORTCULLIS_ENVIRONMENT: 'Development', AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true' },
+      configFiles: [],
+    });
+    if (!loaded.ok) throw new Error(`the default configuration was refused:\n${loaded.problems.join('\n')}`);
+    const app = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }), chatModel: null });
+    try {
+      await app.ready();
+      return app.swagger() as unknown as Record<string, unknown>;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,216 @@
+// The CLI on the typed client (issue 13), as a CI job runs it: the built `portcullis` executable
+// spawned against a running service, configured by PORTCULLIS_URL/PORTCULLIS_TOKEN or --url/--token.
+// Exit codes: 0 done (eval Pass), 1 failed (eval Fail), 2 bad usage, 3 refused or unreachable.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'portcullis/client';
+import { REPO_ROOT, startLiveService, type LiveService } from '../helpers/live-service.js';
+import { AGENT_MD } from './bundles-harness.js';
+
+const MAIN = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
+
+let live: LiveService;
+let dir: string;
+let env: Record<string, string>;
+
+interface Result {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: string[], extraEnv: Record<string, string> = env): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const { PORTCULLIS_URL: _u, PORTCULLIS_TOKEN: _t, ...inherited } = process.env;
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: dir, env: { ...inherited, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const GATED = {
+  name: 'release',
+  steps: [
+    { name: 'add', type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'calculator', operation: 'evaluate', parameters: { expression: '2+2' } } },
+    { name: 'sign-off', type: 'HumanGate', configuration: { type: 'HumanGate', message: 'Release?' } },
+  ],
+  edges: [{ from: 'add', to: 'sign-off' }],
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'portcullis-cli-client-'));
+  const datasets = join(dir, 'datasets');
+  await mkdir(datasets);
+  await writeFile(join(datasets, 'greet.jsonl'), `${JSON.stringify({ id: 'hello', input: 'hello', assert: [{ type: 'contains', value: 'You said: hello' }] })}\n`);
+  await writeFile(join(datasets, 'broken.jsonl'), `${JSON.stringify({ id: 'nope', input: 'hello', assert: [{ type: 'contains', value: 'never said' }] })}\n`);
+  live = await startLiveService({ Evaluation: { DatasetRoots: [datasets] } });
+  env = { PORTCULLIS_URL: live.url, PORTCULLIS_TOKEN: await live.token('ci-user') };
+  await mkdir(join(dir, 'agent'));
+  await writeFile(join(dir, 'agent', 'AGENT.md'), AGENT_MD);
+  await writeFile(join(dir, 'release.json'), JSON.stringify(GATED));
+  await writeFile(join(dir, 'broken.yaml'), 'name: broken\nsteps: []\n');
+}, 60_000);
+afterAll(async () => {
+  await live.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('portcullis eval run', () => {
+  it('waits for a passing run, writes the JUnit file and exits 0', async () => {
+    const result = await cli(['eval', 'run', 'greet', '--wait', '--junit', 'reports/evals.xml', '--repeats', '2', '--poll-interval', '20']);
+    expect(result.stderr).toMatch(/eval run \S+ started/);
+    expect(result.stdout).toMatch(/^verdict Pass: 2 passed, 0 warned, 0 failed, 0 errored of 2/);
+    expect(result.code).toBe(0);
+    expect(await readFile(join(dir, 'reports', 'evals.xml'), 'utf8')).toContain('<testsuite');
+  });
+
+  it('exits 1 on a Fail verdict, printing the poll body with --json', async () => {
+    const result = await cli(['eval', 'run', 'broken', '--wait', '--json', '--poll-interval', '20']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'Succeeded', verdict: 'Fail', counts: { failed: 1, total: 1 } });
+  });
+
+  it('prints plain progress lines when stderr is not a terminal', async () => {
+    const result = await cli(['eval', 'run', 'greet', '--wait', '--repeats', '50', '--parallelism', '1', '--poll-interval', '1']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^(Queued|Running) \d+\/50$/m);
+  });
+
+  it('starts without waiting and exits 0 with the job id', async () => {
+    const result = await cli(['eval', 'run', 'greet', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ jobId: expect.any(String), statusUrl: expect.stringMatching(/^\/api\/evals\/runs\//) });
+  });
+
+  it('exits 3 when the service refuses (unknown dataset) or cannot be reached, 2 on bad usage', async () => {
+    const refused = await cli(['eval', 'run', 'no-such-dataset', '--wait']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('the service refused: 404 Not found');
+    const unreachable = await cli(['eval', 'run', 'greet', '--url', 'http://127.0.0.1:9', '--token', 'x']);
+    expect(unreachable.code).toBe(3);
+    expect(unreachable.stderr).toContain('cannot reach the service at http://127.0.0.1:9');
+    expect((await cli(['eval', 'run'])).code).toBe(2);
+    expect((await cli(['eval', 'run', 'greet', '--repeats', 'many'])).code).toBe(2);
+    expect((await cli(['eval', 'run', 'greet', '--frobnicate'])).code).toBe(2);
+  });
+
+  it('takes --url and --token over the environment', async () => {
+    const result = await cli(['eval', 'run', 'greet', '--url', live.url, '--token', env.PORTCULLIS_TOKEN!], {});
+    expect(result.code).toBe(0);
+    expect((await cli(['eval', 'run', 'greet'], { PORTCULLIS_URL: live.url })).code).toBe(3); // no token: 401
+  });
+});
+
+describe('portcullis workflow', () => {
+  it('submits, runs with --watch up to the gate, approves, and the run finishes', async () => {
+    const submitted = await cli(['workflow', 'submit', 'release.json', '--json']);
+    expect(submitted.code).toBe(0);
+    const workflowId = (JSON.parse(submitted.stdout) as { id: string }).id;
+
+    const watched = await cli(['workflow', 'run', workflowId, '--watch', '--input', '{"version":"1.2"}']);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toMatch(/add:? Succeeded/);
+    const [, jobId, approvalId] = /portcullis workflow approve (\S+) (\S+)/.exec(watched.stdout)!;
+
+    const approved = await cli(['workflow', 'approve', jobId!, approvalId!, '--comment', 'ship it']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`approved ${approvalId}`);
+    const client = createClient({ baseUrl: live.url, token: env.PORTCULLIS_TOKEN! });
+    let status = '';
+    for (let i = 0; i < 2000 && status !== 'Succeeded'; i += 1) {
+      const { data } = await client.api.GET('/api/workflows/{workflowId}/runs/{jobId}', { params: { path: { workflowId, jobId: jobId! } } });
+      status = data!.status;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(status).toBe('Succeeded');
+  });
+
+  it('rejects, and a watched run that fails exits 1', async () => {
+    const workflowId = (JSON.parse((await cli(['workflow', 'submit', 'release.json', '--json'])).stdout) as { id: string }).id;
+    const parked = await cli(['workflow', 'run', workflowId, '--watch']);
+    const [, jobId, approvalId] = /portcullis workflow approve (\S+) (\S+)/.exec(parked.stdout)!;
+    const rejected = await cli(['workflow', 'reject', jobId!, approvalId!, '--json']);
+    expect(rejected.code).toBe(0);
+    expect(JSON.parse(rejected.stdout)).toEqual({ approvalId, decision: 'Reject' });
+    const again = await cli(['workflow', 'reject', jobId!, approvalId!]);
+    expect(again.code).toBe(3);
+  });
+
+  it('prints every diagnostic of a refused definition and exits 3', async () => {
+    const result = await cli(['workflow', 'submit', 'broken.yaml']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('the service refused: 400');
+    expect(result.stderr).toMatch(/missing-field/);
+  });
+});
+
+describe('portcullis bundle run', () => {
+  it('packs a folder, runs the conversation and prints the transcript with the tool call', async () => {
+    const result = await cli(['bundle', 'run', 'agent', '--message', 'call calculator evaluate {"expression":"2+3"}', '--message', 'hello']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('user: hello');
+    expect(result.stdout).toContain('tool call calculator {"operation":"evaluate","parameters":{"expression":"2+3"}}');
+    expect(result.stdout).toMatch(/tool result calculator: .*5/);
+    expect(result.stdout).toContain('assistant: You said: hello');
+    expect(result.stdout).toMatch(/run \S+ Succeeded: 2 turns, 1 tool calls/);
+  });
+
+  it('streams live with --stream and answers JSON with --json', async () => {
+    const streamed = await cli(['bundle', 'run', 'agent', '-m', 'hello', '--stream']);
+    expect(streamed.code).toBe(0);
+    expect(streamed.stdout).toContain('assistant: You said: hello\n');
+    const json = await cli(['bundle', 'run', 'agent', '-m', 'hello', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ run: { status: 'Succeeded' }, transcript: ['user: hello', 'assistant: You said: hello'] });
+  });
+
+  it('exits 3 for a folder the server would refuse, 2 without a message', async () => {
+    await mkdir(join(dir, 'empty'), { recursive: true });
+    const refused = await cli(['bundle', 'run', 'empty', '-m', 'hi']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/would refuse this bundle/);
+    expect((await cli(['bundle', 'run', 'agent'])).code).toBe(2);
+  });
+});
+
+describe('help and version', () => {
+  it.each([
+    ['eval', '--help'],
+    ['eval', 'run', '--help'],
+    ['workflow', '--help'],
+    ['workflow', 'submit', '--help'],
+    ['workflow', 'run', '--help'],
+    ['workflow', 'approve', '--help'],
+    ['workflow', 'reject', '-h'],
+    ['bundle', 'run', '--help'],
+  ])('portcullis %s %s … lists its options and exits 0', async (...args) => {
+    const result = await cli(args, {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^usage: portcullis /);
+    if (args.length > 2 || args[0] === 'bundle') {
+      expect(result.stdout).toContain('--url URL');
+      expect(result.stdout).toContain('(default: false)');
+    }
+  });
+
+  it('shows the defaults of eval run’s options', async () => {
+    const help = (await cli(['eval', 'run', '--help'], {})).stdout;
+    expect(help).toMatch(/--repeats N\s+Executions of every case\. \(default: 1\)/);
+    expect(help).toMatch(/--parallelism N\s+.*\(default: 4\)/);
+    expect(help).toMatch(/--poll-interval MS\s+.*\(default: 1000\)/);
+    expect(help).toContain('exit codes: 0 done');
+  });
+
+  it('prints the package version with --version', async () => {
+    const result = await cli(['--version'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('portcullis 2.0.0');
+  });
+});
