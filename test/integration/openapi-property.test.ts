@@ -67,10 +67,10 @@ async function json(path: string, init: RequestInit = {}): Promise<Record<string
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 2000; i += 1) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
     const value = await read();
     if (done(value)) return value;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error('fixture did not settle');
 }

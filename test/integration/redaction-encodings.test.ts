@@ -115,9 +115,9 @@ describe('redaction on the decoded value', () => {
     expect(started.statusCode, started.body).toBe(202);
     const { jobId } = started.json<{ jobId: string }>();
     let report = started;
-    for (let attempt = 0; attempt < 2_000 && !['Succeeded', 'Failed', 'Cancelled'].includes(report.json<{ status?: string }>().status ?? ''); attempt += 1) {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline && !['Succeeded', 'Failed', 'Cancelled'].includes(report.json<{ status?: string }>().status ?? ''); ) {
       report = await t.app.inject({ method: 'GET', url: `/api/evals/runs/${jobId}`, headers });
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(report.json()).toMatchObject({ status: 'Succeeded', counts: { failed: 1 } });
     expectNoSecret('eval poll body', report.body, false); // the poll body carries no per-case output
