@@ -2,7 +2,9 @@
 // step change writes the step's item and a STEP event together; parking writes Blocked and a PARKED
 // event (and gives the dispatch slot back while a person decides); resuming writes Running. Every
 // commit is fenced by this instance's lease: when one is refused another instance owns the run, and
-// `onLost` stops it here. The engine reports synchronously; commits run one after another behind it.
+// `onLost` stops it here. The engine reports synchronously; commits run one after another behind it,
+// and the changes reported while a commit is in flight go together in the next one (in order, each
+// event with its own sequence number: a step's success and its successor's start are one checkpoint).
 import { redactValue } from '../../platform/redaction/index.js';
 import type { RecordKey } from '../../platform/storage/index.js';
 import type { LaneSlot } from '../../runs/index.js';
@@ -31,7 +33,9 @@ export class RunRecorder implements ExecutionObserver {
   readonly #o: RunRecorderOptions;
   #data: WorkflowRunData;
   #lastSeq: number;
-  #chain: Promise<void> = Promise.resolve();
+  /** Checkpoints waiting for the commit in flight; the last one still takes further changes. */
+  readonly #queue: Checkpoint[] = [];
+  #draining: Promise<void> | null = null;
 
   constructor(options: RunRecorderOptions) {
     this.#o = options;
@@ -52,20 +56,12 @@ export class RunRecorder implements ExecutionObserver {
     const previous = this.#o.steps.get(step.id) ?? PENDING_STEP;
     const next = nextState(previous, change);
     this.#o.steps.set(step.id, next);
+    let data: WorkflowRunData | undefined;
     if (change.status === 'Succeeded' && change.usage) {
       const usage = this.#data.usage;
-      this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
+      data = this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
     }
-    const event: RunEvent = {
-      type: 'STEP',
-      stepName: step.path,
-      stepId: step.id,
-      status: next.status,
-      ...(next.status === 'Succeeded' || (next.status === 'Failed' && next.output !== null) ? { output: next.redacted } : {}),
-      ...(next.status === 'Failed' ? { error: next.error ?? '' } : {}),
-    };
-    const data = change.status === 'Succeeded' && change.usage ? this.#data : undefined;
-    this.#enqueue({ items: [{ key: step.id, data: next }], events: [event] }, data);
+    this.#enqueue(step.id, next, stepEvent(step, next), data, false);
   }
 
   runBlocked(): void {
@@ -74,68 +70,132 @@ export class RunRecorder implements ExecutionObserver {
     if (approval === undefined) return;
     this.#o.slot?.park();
     this.#data = { ...this.#data, status: 'Blocked' };
-    this.#enqueue({ events: [{ type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName } satisfies RunEvent] }, this.#data, true);
+    this.#enqueue(null, null, { type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName }, this.#data, true);
   }
 
   runResumed(): void {
     if (this.#data.status !== 'Blocked') return;
     this.#o.slot?.unpark();
     this.#data = { ...this.#data, status: 'Running', parkedSeq: null };
-    this.#enqueue({}, this.#data);
+    this.#enqueue(null, null, null, this.#data, false);
   }
 
   /** Resolves once every checkpoint queued so far was committed (or refused). */
   drain(): Promise<void> {
-    return this.#chain;
+    return this.#draining ?? Promise.resolve();
   }
 
-  /** Queues a commit; `data` (when given) becomes the record's data and state. */
-  #enqueue(change: { items?: { key: string; data: StepState }[]; events?: RunEvent[] }, data: WorkflowRunData | undefined, parked = false): void {
-    this.#chain = this.#chain.then(async () => {
-      const events = change.events ?? [];
-      let patchData = data;
-      if (parked && patchData !== undefined) {
-        patchData = { ...patchData, parkedSeq: this.#lastSeq + events.length };
-        this.#data = { ...this.#data, parkedSeq: patchData.parkedSeq };
+  /** Queues a change; `data` (when given) becomes the record's data and state. */
+  #enqueue(itemKey: string | null, item: StepState | null, event: RunEvent | null, data: WorkflowRunData | undefined, parked: boolean): void {
+    let checkpoint = this.#queue.at(-1);
+    // A parking checkpoint stands alone: its PARKED event's sequence number goes into the record.
+    if (checkpoint === undefined || checkpoint.parked || parked) {
+      checkpoint = { items: new Map(), events: [], data: undefined, parked };
+      this.#queue.push(checkpoint);
+    }
+    if (itemKey !== null && item !== null) checkpoint.items.set(itemKey, item);
+    if (event !== null) checkpoint.events.push(event);
+    if (data !== undefined) checkpoint.data = data;
+    this.#draining ??= this.#commitQueued();
+  }
+
+  /** Commits queued checkpoints one after another until none is left; starts after the reporting turn. */
+  async #commitQueued(): Promise<void> {
+    await Promise.resolve();
+    for (let checkpoint = this.#queue.shift(); checkpoint !== undefined; checkpoint = this.#queue.shift()) {
+      try {
+        await this.#commit(checkpoint);
+      } catch (error) {
+        this.#o.onError(error);
       }
-      const result = await this.#o.runs.commit(this.#o.key, {
-        ...(change.items ? { items: change.items } : {}),
-        events,
-        record: { patch: patchData === undefined ? {} : { state: patchData.status, data: patchData }, guard: { leaseHolder: this.#o.holder } },
-      });
-      if (!result.committed) {
-        this.#o.onLost();
-        return;
-      }
-      this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
-    }).catch((error: unknown) => this.#o.onError(error));
+    }
+    this.#draining = null;
+  }
+
+  async #commit(checkpoint: Checkpoint): Promise<void> {
+    const { events, parked } = checkpoint;
+    let data = checkpoint.data;
+    if (parked && data !== undefined) {
+      data = { ...data, parkedSeq: this.#lastSeq + events.length };
+      this.#data = { ...this.#data, parkedSeq: data.parkedSeq };
+    }
+    const items: { key: string; data: StepState }[] = [];
+    for (const [key, state] of checkpoint.items) items.push({ key, data: state });
+    const record = { patch: data === undefined ? {} : { state: data.status, data }, guard: { leaseHolder: this.#o.holder } };
+    const result = await this.#o.runs.commit(this.#o.key, items.length > 0 ? { items, events, record } : { events, record });
+    if (!result.committed) {
+      this.#o.onLost();
+      return;
+    }
+    this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
   }
 }
 
+interface Checkpoint {
+  /** Step id → its newest state (a step changed twice in one checkpoint is written once, as it ended). */
+  readonly items: Map<string, StepState>;
+  readonly events: RunEvent[];
+  data: WorkflowRunData | undefined;
+  readonly parked: boolean;
+}
+
+function stepEvent(step: GraphStep, next: StepState): RunEvent {
+  const status = next.status;
+  if (status === 'Succeeded') return { type: 'STEP', stepName: step.path, stepId: step.id, status, output: next.redacted };
+  if (status !== 'Failed') return { type: 'STEP', stepName: step.path, stepId: step.id, status };
+  return next.output !== null
+    ? { type: 'STEP', stepName: step.path, stepId: step.id, status, output: next.redacted, error: next.error ?? '' }
+    : { type: 'STEP', stepName: step.path, stepId: step.id, status, error: next.error ?? '' };
+}
+
+/** The step's next state, built as a literal (two per step of a run; spreads of it were measurable). */
 function nextState(previous: StepState, change: StepChange): StepState {
   switch (change.status) {
     case 'Running':
-      return { ...previous, status: 'Running', startedAt: previous.startedAt ?? change.at };
+      return withStatus(previous, 'Running', previous.startedAt ?? change.at, previous.completedAt);
     case 'Waiting':
-      return { ...previous, status: 'Waiting' };
+      return withStatus(previous, 'Waiting', previous.startedAt, previous.completedAt);
     case 'Succeeded': {
       const output = change.output ?? null;
-      return {
-        ...previous,
+      const state: StepState = {
         status: 'Succeeded',
+        startedAt: previous.startedAt,
         completedAt: change.at,
         output,
         redacted: output === null ? null : redactValue(output),
         error: null,
         usage: change.usage ?? null,
-        ...(change.take ? { take: change.take } : {}),
       };
+      const take = change.take ?? previous.take;
+      return take === undefined ? state : { ...state, take };
     }
     case 'Failed': {
       const output = change.output ?? null;
-      return { ...previous, status: 'Failed', completedAt: change.at, output, redacted: output === null ? null : redactValue(output), error: change.error };
+      const state: StepState = {
+        status: 'Failed',
+        startedAt: previous.startedAt,
+        completedAt: change.at,
+        output,
+        redacted: output === null ? null : redactValue(output),
+        error: change.error,
+        usage: previous.usage,
+      };
+      return previous.take === undefined ? state : { ...state, take: previous.take };
     }
     case 'Skipped':
-      return { ...previous, status: 'Skipped', completedAt: change.at };
+      return withStatus(previous, 'Skipped', previous.startedAt, change.at);
   }
+}
+
+function withStatus(previous: StepState, status: StepState['status'], startedAt: number | null, completedAt: number | null): StepState {
+  const state: StepState = {
+    status,
+    startedAt,
+    completedAt,
+    output: previous.output,
+    redacted: previous.redacted,
+    error: previous.error,
+    usage: previous.usage,
+  };
+  return previous.take === undefined ? state : { ...state, take: previous.take };
 }
