@@ -2,9 +2,9 @@
 // step change writes the step's item and a STEP event together; parking writes Blocked and a PARKED
 // event (and gives the dispatch slot back while a person decides); resuming writes Running. Every
 // commit is fenced by this instance's lease: when one is refused another instance owns the run, and
-// `onLost` stops it here. The engine reports synchronously; commits run one after another behind it,
-// and the changes reported while a commit is in flight go together in the next one (in order, each
-// event with its own sequence number: a step's success and its successor's start are one checkpoint).
+// `onLost` stops it here. The engine reports synchronously; commits run one at a time behind it, and
+// what arrives while one is in flight goes out together in the next (group commit: one round trip
+// for several checkpoints when the database is slower than the steps).
 import { redactValue } from '../../platform/redaction/index.js';
 import type { RecordKey } from '../../platform/storage/index.js';
 import type { LaneSlot } from '../../runs/index.js';
@@ -33,9 +33,10 @@ export class RunRecorder implements ExecutionObserver {
   readonly #o: RunRecorderOptions;
   #data: WorkflowRunData;
   #lastSeq: number;
-  /** Checkpoints waiting for the commit in flight; the last one still takes further changes. */
-  readonly #queue: Checkpoint[] = [];
-  #draining: Promise<void> | null = null;
+  #chain: Promise<void> = Promise.resolve();
+  /** Checkpoints waiting for the commit in flight to finish. */
+  #pending: Array<{ items: { key: string; data: StepState }[]; events: RunEvent[]; data: boolean; parked: boolean }> = [];
+  #flushing = false;
 
   constructor(options: RunRecorderOptions) {
     this.#o = options;
@@ -56,12 +57,11 @@ export class RunRecorder implements ExecutionObserver {
     const previous = this.#o.steps.get(step.id) ?? PENDING_STEP;
     const next = nextState(previous, change);
     this.#o.steps.set(step.id, next);
-    let data: WorkflowRunData | undefined;
     if (change.status === 'Succeeded' && change.usage) {
       const usage = this.#data.usage;
-      data = this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
+      this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
     }
-    this.#enqueue(step.id, next, stepEvent(step, next), data, false);
+    this.#enqueue({ items: [{ key: step.id, data: next }], events: [stepEvent(step, next)] }, change.status === 'Succeeded' && change.usage ? this.#data : undefined);
   }
 
   runBlocked(): void {
@@ -70,73 +70,65 @@ export class RunRecorder implements ExecutionObserver {
     if (approval === undefined) return;
     this.#o.slot?.park();
     this.#data = { ...this.#data, status: 'Blocked' };
-    this.#enqueue(null, null, { type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName }, this.#data, true);
+    this.#enqueue({ events: [{ type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName } satisfies RunEvent] }, this.#data, true);
   }
 
   runResumed(): void {
     if (this.#data.status !== 'Blocked') return;
     this.#o.slot?.unpark();
     this.#data = { ...this.#data, status: 'Running', parkedSeq: null };
-    this.#enqueue(null, null, null, this.#data, false);
+    this.#enqueue({}, this.#data);
   }
 
   /** Resolves once every checkpoint queued so far was committed (or refused). */
   drain(): Promise<void> {
-    return this.#draining ?? Promise.resolve();
+    return this.#chain;
   }
 
-  /** Queues a change; `data` (when given) becomes the record's data and state. */
-  #enqueue(itemKey: string | null, item: StepState | null, event: RunEvent | null, data: WorkflowRunData | undefined, parked: boolean): void {
-    let checkpoint = this.#queue.at(-1);
-    // A parking checkpoint stands alone: its PARKED event's sequence number goes into the record.
-    if (checkpoint === undefined || checkpoint.parked || parked) {
-      checkpoint = { items: new Map(), events: [], data: undefined, parked };
-      this.#queue.push(checkpoint);
-    }
-    if (itemKey !== null && item !== null) checkpoint.items.set(itemKey, item);
-    if (event !== null) checkpoint.events.push(event);
-    if (data !== undefined) checkpoint.data = data;
-    this.#draining ??= this.#commitQueued();
+  /** Queues a checkpoint; with `data` the record's data and state become the run as it is now. */
+  #enqueue(change: { items?: { key: string; data: StepState }[]; events?: RunEvent[] }, data: WorkflowRunData | undefined, parked = false): void {
+    this.#pending.push({ items: change.items ?? [], events: change.events ?? [], data: data !== undefined, parked });
+    if (this.#flushing) return;
+    this.#flushing = true;
+    this.#chain = this.#flush().catch((error: unknown) => this.#o.onError(error));
   }
 
-  /** Commits queued checkpoints one after another until none is left; starts after the reporting turn. */
-  async #commitQueued(): Promise<void> {
-    await Promise.resolve();
-    for (let checkpoint = this.#queue.shift(); checkpoint !== undefined; checkpoint = this.#queue.shift()) {
-      try {
-        await this.#commit(checkpoint);
-      } catch (error) {
-        this.#o.onError(error);
+  /** Commits what is pending, in order, one merged commit at a time, until nothing is. */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending;
+        this.#pending = [];
+        // A step that changed twice in one batch is written once, as it ended (its events keep both).
+        const newest = new Map<string, StepState>();
+        for (const change of batch) for (const item of change.items) newest.set(item.key, item.data);
+        const items: { key: string; data: StepState }[] = [];
+        for (const [key, data] of newest) items.push({ key, data });
+        const events: RunEvent[] = [];
+        let parkedSeq: number | null = null;
+        for (const change of batch) {
+          events.push(...change.events);
+          if (change.parked) parkedSeq = this.#lastSeq + events.length;
+        }
+        // A PARKED this batch committed is where a re-attaching watcher is told the run waits.
+        if (parkedSeq !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq };
+        const patch = batch.some((change) => change.data) ? { state: this.#data.status, data: this.#data } : {};
+        const result = await this.#o.runs.commit(this.#o.key, {
+          ...(items.length > 0 ? { items } : {}),
+          events,
+          record: { patch, guard: { leaseHolder: this.#o.holder } },
+        });
+        if (!result.committed) {
+          this.#pending = [];
+          this.#o.onLost();
+          return;
+        }
+        this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
       }
+    } finally {
+      this.#flushing = false;
     }
-    this.#draining = null;
   }
-
-  async #commit(checkpoint: Checkpoint): Promise<void> {
-    const { events, parked } = checkpoint;
-    let data = checkpoint.data;
-    if (parked && data !== undefined) {
-      data = { ...data, parkedSeq: this.#lastSeq + events.length };
-      this.#data = { ...this.#data, parkedSeq: data.parkedSeq };
-    }
-    const items: { key: string; data: StepState }[] = [];
-    for (const [key, state] of checkpoint.items) items.push({ key, data: state });
-    const record = { patch: data === undefined ? {} : { state: data.status, data }, guard: { leaseHolder: this.#o.holder } };
-    const result = await this.#o.runs.commit(this.#o.key, items.length > 0 ? { items, events, record } : { events, record });
-    if (!result.committed) {
-      this.#o.onLost();
-      return;
-    }
-    this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
-  }
-}
-
-interface Checkpoint {
-  /** Step id → its newest state (a step changed twice in one checkpoint is written once, as it ended). */
-  readonly items: Map<string, StepState>;
-  readonly events: RunEvent[];
-  data: WorkflowRunData | undefined;
-  readonly parked: boolean;
 }
 
 function stepEvent(step: GraphStep, next: StepState): RunEvent {
