@@ -19,6 +19,9 @@ const FIGURES = {
     'RSS per stream (KiB)': (r) => r.perStreamRssKiB,
     'heap per stream (KiB)': (r) => r.perStreamHeapKiB,
     'peak RSS (MB)': (r) => r.peakRssMB,
+    'heap with all open, last cycle (MB)': (r) => r.cycles.at(-1).open.heapUsed / 1e6,
+    'RSS after close, last cycle (MB)': (r) => r.cycles.at(-1).closed.rss / 1e6,
+    'heap after close, last cycle (MB)': (r) => r.cycles.at(-1).closed.heapUsed / 1e6,
     'heap growth after close, cycle 1 -> last (MB)': (r) => r.heapGrowthMB,
   },
   'workflow-chain': {
