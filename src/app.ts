@@ -14,6 +14,8 @@ import {
   clientErrorHandler,
   installAuthentication,
   installProblemHandlers,
+  installRequestIds,
+  generateRequestId,
   installRateLimits,
   limitConnections,
   RequestLogController,
@@ -82,7 +84,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     forceCloseConnections: true,
     // One line of chosen fields per request: Fastify's own lines carry framework objects.
     logController: new RequestLogController(),
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by the request-id hook (a 503 problem with its id).
+    return503OnClosing: false,
+    genReqId: generateRequestId,
     routerOptions: { maxParamLength: 512 },
     // What Node's parser refuses (malformed, oversized headers, unknown methods) is a problem document too.
     clientErrorHandler,
@@ -112,6 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   });
 
   installProblemHandlers(app);
+  installRequestIds(app);
   limitConnections(app.server, config.http);
   app.addSchema(ProblemDetailsSchema);
   await app.register(swagger, buildOpenApiOptions());
