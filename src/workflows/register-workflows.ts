@@ -53,7 +53,9 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
     watcherBufferFrames: workflows.watcherBufferFrames,
     maxDefinitionBytes: MAX_DEFINITION_BYTES,
     openStreams,
+    audit: context.audit,
   });
+  context.metrics.streamsOpen.child('workflow').track(() => openStreams.size);
 
   const sweeper = startSweeper({
     intervalMs: config.bundleExecution.cleanupIntervalMs,

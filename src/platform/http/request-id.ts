@@ -4,10 +4,14 @@
 // hook echoes it on every response, streams included (set on the raw response, which a hijacked
 // reply's writeHead keeps). Problem documents carry `traceId`: the W3C trace id when tracing is on,
 // else this id. The hook also answers requests that arrive while the service closes (503 problem).
+// An id that looks like a secret is replaced too: request ids are logged as they are.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError } from '../problems/index.js';
+import { containsSecret } from '../redaction/index.js';
+import { TRACING_DISABLED, type Tracing } from '../tracing/index.js';
+import { installRequestTracing } from './request-tracing.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,7 +25,7 @@ declare module 'fastify' {
 
 /** The caller's id when it is acceptable, else a fresh one. */
 export function requestIdFrom(header: string | readonly string[] | undefined): string {
-  return typeof header === 'string' && VALID_REQUEST_ID.test(header) ? header : randomUUID();
+  return typeof header === 'string' && VALID_REQUEST_ID.test(header) && !containsSecret(header) ? header : randomUUID();
 }
 
 /** Fastify's `genReqId`. */
@@ -36,9 +40,14 @@ export function traceIdOf(request: FastifyRequest): string {
 
 export const SHUTTING_DOWN_DETAIL = 'The service is shutting down; retry the request.';
 
-/** Echoes the id on every response; refuses requests that arrive once the service began closing. */
-export function installRequestIds(app: FastifyInstance): void {
+/**
+ * Echoes the id on every response; refuses requests that arrive once the service began closing.
+ * With tracing on, each request is a server span first (request-tracing.ts), so its trace id is set
+ * before any hook can refuse the request.
+ */
+export function installRequestIds(app: FastifyInstance, tracing: Tracing = TRACING_DISABLED): void {
   app.decorateRequest('traceId', null);
+  if (tracing.enabled) installRequestTracing(app, tracing);
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
