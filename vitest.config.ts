@@ -32,8 +32,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['test/integration/**/*.test.ts'],
-          // Documentation and process tests that do not depend on the storage provider.
-          exclude: [...configDefaults.exclude, 'test/integration/readme.test.ts', 'test/integration/storage-cli.test.ts', 'test/integration/console-build.test.ts'],
+          // Documentation tests, and process tests that choose their storage themselves.
+          exclude: [...configDefaults.exclude, 'test/integration/readme.test.ts', 'test/integration/storage-cli.test.ts', 'test/integration/console-build.test.ts', 'test/integration/multi-process.test.ts'],
           env: { PORTCULLIS_TEST_STORAGE: 'Postgres' },
         },
       },

@@ -15,7 +15,10 @@ const benches = [
   'stream-relay',
   'workflows',
   'redaction',
-  'storage',
+  'storage', // issue 10
+  'storage-poll',
+  'durable-chain',
+  'takeover',
 ];
 let failed = false;
 for (const name of benches) {

@@ -80,8 +80,6 @@ export function startupProbeOf(app: App): StartupProbe | undefined {
   return startupProbes.get(app);
 }
 
-/** DESIGN §11 RunLeaseTtl default. */
-const DEFAULT_RUN_LEASE_TTL_MS = 15_000;
 /** How long stopping waits for live runs to settle. */
 const STOP_GRACE_MS = 5_000;
 
@@ -176,7 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     storage,
     clock,
     instanceId: deps.instanceId ?? randomBytes(9).toString('base64url'),
-    leaseTtlMs: DEFAULT_RUN_LEASE_TTL_MS,
+    leaseTtlMs: config.storage.runLeaseTtlMs,
     log: { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m), error: (o: object, m: string) => logger.error(o, m) },
     ...(metrics.enabled || tracing.enabled ? { observe: runTelemetry({ metrics, tracing, storage }) } : {}),
   });

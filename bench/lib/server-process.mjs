@@ -1,7 +1,8 @@
 // A benchmark server in its own process, so the load generator (autocannon, in the parent) and the
 // server under test never share an event loop. Started by processes.mjs with a JSON spec in argv[2]:
 //   { kind: 'portcullis', settings, environment }  — built exactly as `portcullis serve` builds it
-//       (config from a settings file, its log to fd 2 at AppConfig:Logging:Level, request lines on);
+//       (config from a settings file, its storage opened from AppConfig:Storage, its log to fd 2 at
+//       AppConfig:Logging:Level, request lines on);
 //       the parent points fd 2 at /dev/null, so a log line costs its formatting and its write;
 //   { kind: 'bare', routes: [{ method, url, body, contentType, status, clock? }] } — a bare Fastify 5
 //       app (no logger, no hooks) answering fixed bytes, or, with `clock`, the clock tool's answer.
@@ -18,6 +19,8 @@ import { loadConfig } from '../../dist/src/platform/config/index.js';
 import { pino } from 'pino';
 import * as log from '../../dist/src/platform/log/index.js';
 import { createClockTool } from '../../dist/src/tools/builtin/clock/index.js';
+import { systemClock } from '../../dist/src/platform/clock/index.js';
+import { createStorage } from '../../dist/src/platform/storage/index.js';
 
 const spec = JSON.parse(process.argv[2]);
 let app;
@@ -32,8 +35,13 @@ if (spec.kind === 'portcullis') {
   // As `portcullis serve` writes its log (builds before stderrLogDestination wrote synchronously to fd 2).
   const destination = log.stderrLogDestination?.() ?? pino.destination(2);
   const logger = log.createLogger({ level: loaded.config.logging.level, destination });
-  app = await buildApp({ config: loaded.config, logger });
-  cleanup = () => rm(dir, { recursive: true, force: true });
+  // As `portcullis serve` opens it: Memory, or PostgreSQL (migrated) when the settings say so.
+  const storage = await createStorage(loaded.config.storage, { clock: systemClock, log: { info: () => undefined, warn: () => undefined } });
+  app = await buildApp({ config: loaded.config, logger, storage });
+  cleanup = async () => {
+    await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  };
 } else if (spec.kind === 'bare') {
   app = Fastify();
   const clock = createClockTool();

@@ -31,7 +31,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   };
 
   const staging = new StagingLeases({ log });
-  const runs = new RunStore({ storage, runRecordTtlMs: bundles.runRecordTtlMs });
+  const runs = new RunStore({ storage, runRecordTtlMs: bundles.runRecordTtlMs, clock });
   const conversations = new ConversationStore({
     storage,
     clock,
@@ -63,6 +63,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   const frameLogs = new Map<string, LocalEventLog<BundleFrame>>();
   const handles = new HandleStore({
     storage,
+    clock,
     handleTtlMs: bundles.handleTtlMs,
     staging,
     // Bound late: the service is built below and restaging only ever happens once it serves.

@@ -169,8 +169,8 @@ export class BundleService {
   }
 
   async getRun(principal: Principal, handle: string, jobId: string): Promise<BundleRunResponse> {
-    await this.#o.handles.touch(principal, handle);
-    const run = await this.#reclaimed(principal, await this.#o.runs.find(principal, handle, jobId));
+    const [, found] = await Promise.all([this.#o.handles.slide(principal, handle), this.#o.runs.find(principal, handle, jobId)]);
+    const run = await this.#reclaimed(principal, found);
     if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
     return toRunResponse(run);
   }

@@ -99,11 +99,16 @@ describe('portcullis serve on PostgreSQL', () => {
       await server.stop();
       const lost = await fetch(`${serve.url}/readyz`);
       expect(lost.status).toBe(503);
+      // A request that needs the database answers 503 too, as a problem document, and never hangs.
+      const unavailable = await fetch(`${serve.url}/api/workflows`, { signal: AbortSignal.timeout(10_000) });
+      expect(unavailable.status).toBe(503);
+      expect(await unavailable.json()).toMatchObject({ title: 'Service unavailable', detail: 'The service cannot reach its storage right now; try again shortly.' });
       expect(lost.headers.get('content-type')).toContain('application/problem+json');
       expect(await lost.json()).toMatchObject({ title: 'Service unavailable', checks: { storage: false } });
       await server.start();
       await eventually(ready);
       expect(await (await fetch(`${serve.url}/readyz`)).json()).toMatchObject({ status: 'ready', checks: { storage: true } });
+      expect((await fetch(`${serve.url}/api/workflows`)).status).toBe(200);
     } finally {
       expect(await serve.stop()).toBe(0);
     }

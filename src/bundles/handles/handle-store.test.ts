@@ -31,7 +31,7 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'portcullis-handle-store-'));
   clock = new ManualClock();
   storage = createMemoryStorage({ clock });
-  store = new HandleStore({ storage, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
+  store = new HandleStore({ storage, clock, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
 });
 afterEach(async () => rm(root, { recursive: true, force: true }));
 
@@ -98,9 +98,10 @@ describe('HandleStore', () => {
   it('on a shared storage stages a handle registered through another instance from its stored archive, and retires that copy once the handle is deleted there', async () => {
     const shared: Storage = { ...createMemoryStorage({ clock }), durable: true };
     const restaged: string[] = [];
-    const a = new HandleStore({ storage: shared, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
+    const a = new HandleStore({ storage: shared, clock, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
     const b = new HandleStore({
       storage: shared,
+      clock,
       handleTtlMs: 10 * MINUTE,
       staging: new StagingLeases({ log: quiet }),
       restage: async (handle, archive) => {
@@ -120,5 +121,27 @@ describe('HandleStore', () => {
     expect(await shared.blobs.get('owner', 'h')).toBeUndefined();
     await b.sweep();
     expect(await readdir(join(root, 'on-b'))).toEqual([]);
+  });
+
+  it('slides a polled handle at most once a second per instance on a shared storage, and on every poll in memory', async () => {
+    const shared: Storage = { ...createMemoryStorage({ clock }), durable: true };
+    const store2 = new HandleStore({ storage: shared, clock, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), restage: async () => null });
+    await add('p', 'owner', store2);
+    clock.advance(5 * MINUTE);
+    await store2.slide({ ownerId: 'owner' }, 'p');
+    clock.advance(500);
+    await store2.slide({ ownerId: 'owner' }, 'p');
+    expect((await shared.records.get({ collection: 'bundle-handle', ownerId: 'owner', id: 'p' }))?.expiresAt).toBe(clock.now() - 500 + 10 * MINUTE);
+    clock.advance(500);
+    await store2.slide({ ownerId: 'owner' }, 'p');
+    expect((await shared.records.get({ collection: 'bundle-handle', ownerId: 'owner', id: 'p' }))?.expiresAt).toBe(clock.now() + 10 * MINUTE);
+
+    await add('m');
+    clock.advance(100);
+    await store.slide({ ownerId: 'owner' }, 'm');
+    clock.advance(100);
+    await store.slide({ ownerId: 'owner' }, 'm');
+    expect((await store.touch({ ownerId: 'intruder' }, 'm'))).toBeUndefined();
+    expect((await storage.records.get({ collection: 'bundle-handle', ownerId: 'owner', id: 'm' }))?.expiresAt).toBe(clock.now() + 10 * MINUTE);
   });
 });

@@ -3,6 +3,8 @@
 // is kept beside the record, so any instance can stage it and run it. Each instance keeps its own staged
 // copies (StagingLeases): a run leases one so it is not removed under it; a handle that is deleted or
 // expires retires this instance's copy, and each sweep retires copies whose handle is gone elsewhere.
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../../platform/clock/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { ListPage, Storage, StoredRecord } from '../../platform/storage/index.js';
 import type { BundleManifest } from '../manifest/index.js';
@@ -28,6 +30,7 @@ export interface NewHandle {
 
 export interface HandleStoreOptions {
   readonly storage: Storage;
+  readonly clock: Clock;
   readonly handleTtlMs: number;
   readonly staging: StagingLeases;
   /** Stages a stored archive on this instance (a handle registered through another one); null when it cannot. */
@@ -45,11 +48,34 @@ function toHandle(record: StoredRecord<HandleData>): BundleHandle {
   };
 }
 
+/** A poll slides a handle's TTL at most once a second per instance (see `slide`). */
+const SLIDE_GRANULARITY_MS = 1_000;
+
 export class HandleStore {
   readonly #o: HandleStoreOptions;
+  /** owner + handle → when this instance last slid it (polls only). */
+  readonly #slid = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(options: HandleStoreOptions) {
     this.#o = options;
+  }
+
+  /**
+   * What a poll does to the handle it names: slides its TTL, at most once a second per instance on a
+   * durable storage (a write per poll would be a database round trip per poll; the TTL then slides
+   * with one-second granularity). A poll's answer does not depend on the handle existing.
+   */
+  async slide(owner: Owner, handle: string): Promise<void> {
+    if (!this.#o.storage.durable) {
+      await this.touch(owner, handle);
+      return;
+    }
+    const key = `${owner.ownerId}\u0000${handle}`;
+    const now = this.#o.clock.now();
+    const last = this.#slid.get(key);
+    if (last !== undefined && now - last < SLIDE_GRANULARITY_MS) return;
+    this.#slid.set(key, now);
+    await this.touch(owner, handle);
   }
 
   /** Registers a handle (and, on a durable storage, its archive); returns the epoch ms it expires at unless refreshed. */

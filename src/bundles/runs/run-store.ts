@@ -2,6 +2,7 @@
 // read by another caller or under another handle is the same miss as one that never existed. Live runs
 // carry a lease (the executing instance's, or the stream reservation's until a stream claims it); a
 // terminal run drops its lease and stays pollable for RunRecordTtl, even after its handle is gone.
+import { LRUCache } from 'lru-cache';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { InsertResult, RecordKey, Storage, StoredRecord } from '../../platform/storage/index.js';
 import { isTerminal, type BundleRunRecord, type LiveRunRecord, type QueuedRun } from './run-record.js';
@@ -15,18 +16,31 @@ export function runKey(run: Pick<BundleRunRecord, 'ownerId' | 'jobId'>): RecordK
   return { collection: RUN_COLLECTION, ownerId: run.ownerId, id: run.jobId };
 }
 
+/** Finished runs kept in this process (a durable storage's reads are round trips; a finished run never changes). */
+const FINISHED_CACHE_ENTRIES = 10_000;
+
 export class RunStore {
   readonly #storage: Storage;
   readonly #terminalTtlMs: number;
+  readonly #clock: { now(): number };
+  /** owner + job id → a finished run and when its record expires; only on a durable storage. */
+  readonly #finished: LRUCache<string, { readonly run: BundleRunRecord; readonly expiresAt: number }> | null;
 
-  constructor(options: { readonly storage: Storage; readonly runRecordTtlMs: number }) {
+  constructor(options: { readonly storage: Storage; readonly runRecordTtlMs: number; readonly clock: { now(): number } }) {
     this.#storage = options.storage;
     this.#terminalTtlMs = options.runRecordTtlMs;
+    this.#clock = options.clock;
+    this.#finished = options.storage.durable ? new LRUCache({ max: FINISHED_CACHE_ENTRIES }) : null;
   }
 
   async find(owner: Owner, handle: string, jobId: string): Promise<BundleRunRecord | undefined> {
+    const cacheKey = `${owner.ownerId}\u0000${jobId}`;
+    const cached = this.#finished?.get(cacheKey);
+    if (cached !== undefined && cached.expiresAt > this.#clock.now()) return cached.run.handle === handle ? cached.run : undefined;
     const record = await this.#storage.records.get<BundleRunRecord>({ collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId });
-    return record === undefined || record.scope !== handle ? undefined : record.data;
+    if (record === undefined || record.scope !== handle) return undefined;
+    if (this.#finished !== null && isTerminal(record.data) && record.expiresAt !== null) this.#finished.set(cacheKey, { run: record.data, expiresAt: record.expiresAt });
+    return record.data;
   }
 
   /** The live run with its lease, for a claim or a takeover. */

@@ -2,7 +2,9 @@
 // step change writes the step's item and a STEP event together; parking writes Blocked and a PARKED
 // event (and gives the dispatch slot back while a person decides); resuming writes Running. Every
 // commit is fenced by this instance's lease: when one is refused another instance owns the run, and
-// `onLost` stops it here. The engine reports synchronously; commits run one after another behind it.
+// `onLost` stops it here. The engine reports synchronously; commits run one at a time behind it, and
+// what arrives while one is in flight goes out together in the next (group commit: one round trip
+// for several checkpoints when the database is slower than the steps).
 import { redactValue } from '../../platform/redaction/index.js';
 import type { RecordKey } from '../../platform/storage/index.js';
 import type { LaneSlot } from '../../runs/index.js';
@@ -32,6 +34,9 @@ export class RunRecorder implements ExecutionObserver {
   #data: WorkflowRunData;
   #lastSeq: number;
   #chain: Promise<void> = Promise.resolve();
+  /** Checkpoints waiting for the commit in flight to finish. */
+  #pending: Array<{ items: { key: string; data: StepState }[]; events: RunEvent[]; data: boolean; parked: boolean }> = [];
+  #flushing = false;
 
   constructor(options: RunRecorderOptions) {
     this.#o = options;
@@ -64,8 +69,7 @@ export class RunRecorder implements ExecutionObserver {
       ...(next.status === 'Succeeded' || (next.status === 'Failed' && next.output !== null) ? { output: next.redacted } : {}),
       ...(next.status === 'Failed' ? { error: next.error ?? '' } : {}),
     };
-    const data = change.status === 'Succeeded' && change.usage ? this.#data : undefined;
-    this.#enqueue({ items: [{ key: step.id, data: next }], events: [event] }, data);
+    this.#enqueue({ items: [{ key: step.id, data: next }], events: [event] }, change.status === 'Succeeded' && change.usage ? this.#data : undefined);
   }
 
   runBlocked(): void {
@@ -89,26 +93,45 @@ export class RunRecorder implements ExecutionObserver {
     return this.#chain;
   }
 
-  /** Queues a commit; `data` (when given) becomes the record's data and state. */
+  /** Queues a checkpoint; with `data` the record's data and state become the run as it is now. */
   #enqueue(change: { items?: { key: string; data: StepState }[]; events?: RunEvent[] }, data: WorkflowRunData | undefined, parked = false): void {
-    this.#chain = this.#chain.then(async () => {
-      const events = change.events ?? [];
-      let patchData = data;
-      if (parked && patchData !== undefined) {
-        patchData = { ...patchData, parkedSeq: this.#lastSeq + events.length };
-        this.#data = { ...this.#data, parkedSeq: patchData.parkedSeq };
+    this.#pending.push({ items: change.items ?? [], events: change.events ?? [], data: data !== undefined, parked });
+    if (this.#flushing) return;
+    this.#flushing = true;
+    this.#chain = this.#flush().catch((error: unknown) => this.#o.onError(error));
+  }
+
+  /** Commits what is pending, in order, one merged commit at a time, until nothing is. */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending;
+        this.#pending = [];
+        const items = batch.flatMap((change) => change.items);
+        const events: RunEvent[] = [];
+        let parkedSeq: number | null = null;
+        for (const change of batch) {
+          events.push(...change.events);
+          if (change.parked) parkedSeq = this.#lastSeq + events.length;
+        }
+        // A PARKED this batch committed is where a re-attaching watcher is told the run waits.
+        if (parkedSeq !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq };
+        const patch = batch.some((change) => change.data) ? { state: this.#data.status, data: this.#data } : {};
+        const result = await this.#o.runs.commit(this.#o.key, {
+          ...(items.length > 0 ? { items } : {}),
+          events,
+          record: { patch, guard: { leaseHolder: this.#o.holder } },
+        });
+        if (!result.committed) {
+          this.#pending = [];
+          this.#o.onLost();
+          return;
+        }
+        this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
       }
-      const result = await this.#o.runs.commit(this.#o.key, {
-        ...(change.items ? { items: change.items } : {}),
-        events,
-        record: { patch: patchData === undefined ? {} : { state: patchData.status, data: patchData }, guard: { leaseHolder: this.#o.holder } },
-      });
-      if (!result.committed) {
-        this.#o.onLost();
-        return;
-      }
-      this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;
-    }).catch((error: unknown) => this.#o.onError(error));
+    } finally {
+      this.#flushing = false;
+    }
   }
 }
 
