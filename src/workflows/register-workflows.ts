@@ -36,6 +36,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
       validator: context.validator,
       knowledge: context.knowledge,
       limits: workflows,
+      tracing: context.tracing,
     },
   });
   const openStreams = new Map<SseStream, Promise<void>>();
