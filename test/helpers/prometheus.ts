@@ -1,7 +1,7 @@
 // Reads a Prometheus text exposition with a real parser (parse-prometheus-text-format, the prom2json
 // port), so tests assert on samples, never on the text with a regex. That parser folds every label
 // set of a histogram into one bucket map (prom2json's shape, which loses the labels), so histograms are
-// read from a second parse of the same text without its `# TYPE … histogram` lines: their `_bucket`,
+// read from a second parse of the same text without the histograms' `# HELP` and `# TYPE` lines: their `_bucket`,
 // `_sum` and `_count` series then come out as plain labelled samples.
 import { createRequire } from 'node:module';
 
@@ -36,9 +36,22 @@ export class Exposition {
   constructor(text: string) {
     const parsed = parsePrometheusTextFormat(text);
     this.families = new Map(parsed.map((family) => [family.name, family]));
-    const histograms = new Set(parsed.filter((family) => family.type === 'HISTOGRAM').map((family) => `# TYPE ${family.name} histogram`));
-    const untyped = text.split('\n').filter((line) => !histograms.has(line.trim())).join('\n');
-    this.#series = new Map(parsePrometheusTextFormat(untyped).map((family) => [family.name, family]));
+    // Their HELP and TYPE lines both go: a HELP line left behind would name a family the samples do not belong to.
+    const histograms = new Set(parsed.filter((family) => family.type === 'HISTOGRAM').map((family) => family.name));
+    const untyped = text
+      .split('\n')
+      .filter((line) => {
+        const [hash, keyword, name] = line.trim().split(/\s+/, 3);
+        return !(hash === '#' && (keyword === 'TYPE' || keyword === 'HELP') && name !== undefined && histograms.has(name));
+      })
+      .join('\n');
+    // Untyped, each label set's _bucket, _sum and _count runs come out as families of their own: merged by name.
+    const series = new Map<string, PromFamily>();
+    for (const family of parsePrometheusTextFormat(untyped)) {
+      const seen = series.get(family.name);
+      series.set(family.name, seen === undefined ? family : { ...seen, metrics: [...seen.metrics, ...family.metrics] });
+    }
+    this.#series = series;
   }
 
   /** One labelled series of a histogram; undefined when it has none with exactly these labels. */
