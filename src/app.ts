@@ -35,7 +35,7 @@ import { createChatModel, observeChatModel, type ChatModel } from './models/inde
 import { ServiceMetrics } from './platform/metrics/index.js';
 import { startTracing, TRACING_DISABLED, type Tracing } from './platform/tracing/index.js';
 import { AuditLog } from './platform/audit/index.js';
-import { RUN_FAMILIES, runTelemetry } from './platform/telemetry/index.js';
+import { RUN_FAMILIES, runTelemetry, watchRunStates } from './platform/telemetry/index.js';
 import { packageInfo } from './platform/package-info/index.js';
 import { rateLimitPolicies } from './platform/config/types.js';
 import { SharedSlots } from './platform/rate-limit/index.js';
@@ -169,14 +169,17 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   app.addHook('onClose', async () => authenticator.close());
   installAuthentication(app, authenticator);
 
-  const storage = deps.storage ?? createMemoryStorage({ clock });
+  const opened = deps.storage ?? createMemoryStorage({ clock });
+  // With metrics or tracing on, the run observer hears the final state each run is written in.
+  const runStates = metrics.enabled || tracing.enabled ? watchRunStates(opened) : undefined;
+  const storage = runStates?.storage ?? opened;
   const engine = new RunEngine({
     storage,
     clock,
     instanceId: deps.instanceId ?? randomBytes(9).toString('base64url'),
     leaseTtlMs: config.storage.runLeaseTtlMs,
     log: { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m), error: (o: object, m: string) => logger.error(o, m) },
-    ...(metrics.enabled || tracing.enabled ? { observe: runTelemetry({ metrics, tracing, storage }) } : {}),
+    ...(runStates === undefined ? {} : { observe: runTelemetry({ metrics, tracing, states: runStates }) }),
   });
   const refusals = Object.fromEntries(rateLimitPolicies.map((policy) => [policy, metrics.rateLimitRefusals.child(policy)]));
   installRateLimits(app, storage.rates, config.rateLimits, metrics.enabled ? (policy) => refusals[policy]?.inc() : undefined);
