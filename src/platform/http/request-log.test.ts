@@ -28,6 +28,14 @@ describe('the request log', () => {
     expect(capabilities!.reqId).not.toBe(health!.reqId);
   });
 
+  it('logs the /docs page, which no authentication hook sees, without an owner', async () => {
+    const { app, lines } = await appWithCapturedLog();
+    const res = await app.inject({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBeLessThan(400);
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).toMatchObject({ method: 'GET', owner: null });
+  });
+
   it('never writes the URL, query, headers or body a caller sent', async () => {
     const { app, lines } = await appWithCapturedLog();
     await app.inject({

@@ -24,13 +24,14 @@ export function ownerDigest(principal: Principal): string {
 }
 
 function lineFor(request: FastifyRequest, reply: FastifyReply, route = request.routeOptions.url ?? null): RequestLogLine {
-  const principal = request.principal;
+  // Undefined, not null, on routes of plugins registered before authentication (the /docs page).
+  const principal = request.principal as Principal | null | undefined;
   return new RequestLogLine(
     request.method,
     route,
     reply.statusCode,
     Math.round(reply.elapsedTime * 100) / 100,
-    principal === null ? null : ownerDigest(principal),
+    principal == null ? null : ownerDigest(principal),
   );
 }
 
