@@ -14,6 +14,7 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const PROMPT = 'The secret plan is 42';
 const COMPLETION = 'a completion nobody should see on a span';
+const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
 
 let receiver: OtlpReceiver;
 let model: FakeOpenAIServer;
@@ -31,7 +32,7 @@ beforeAll(async () => {
     settings: workflowSettings({
       ChatModel: { Provider: 'OpenAI', Endpoint: `${model.url}/v1`, Model: 'fake-model', ApiKey: 'sk-test' },
       McpServers: { echoes: { Transport: 'http', Url: mcp.url } },
-      BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'mcp__echoes__echo'], AllowedMcpServers: ['echoes'], AutonomyCeiling: 'Autonomous' } } },
+      BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'http_fetch', 'mcp__echoes__echo'], AllowedMcpServers: ['echoes'], AutonomyCeiling: 'Autonomous' } } },
     }),
   });
   const traceparent = { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` };
@@ -39,6 +40,8 @@ beforeAll(async () => {
   const { statusUrl } = await start(t.app, workflowId, undefined, traceparent);
   const run = await pollUntil(t.app, statusUrl, isFinal);
   expect(run.status, JSON.stringify(run)).toBe('Succeeded');
+  const leaky = await submit(t.app, chain('leaky', toolStep('fetch', 'http_fetch', 'get', { url: `http://127.0.0.1:9/?token=${SECRET}` })));
+  await pollUntil(t.app, (await start(t.app, leaky)).statusUrl, isFinal);
   const missing = await t.app.inject({ method: 'GET', url: '/api/nothing', headers: traceparent });
   notFound = { traceId: missing.json<{ traceId: string }>().traceId, header: missing.headers['x-request-id'] as string | undefined };
   // Closing the app shuts the tracer provider down, which exports every span still batched.
@@ -111,6 +114,17 @@ describe('OpenTelemetry traces over OTLP', () => {
     });
   });
 
+  it('marks a denied tool call with the decision and the denying rule', () => {
+    const denied = named('execute_tool http_fetch');
+    expect(denied.attributes).toMatchObject({
+      'gen_ai.tool.name': 'http_fetch',
+      'portcullis.governance.decision': 'denied',
+      'portcullis.governance.denial': 'data-classification',
+    });
+    expect(denied.traceId).not.toBe(TRACE_ID);
+    expect(parentOf(parentOf(denied)!)?.name).toBe('workflow run');
+  });
+
   it('propagates traceparent to the model’s and the MCP server’s HTTP requests, from the span making the call', () => {
     const chat = named('chat fake-model');
     expect(model.requests.map((request) => request.headers.traceparent)).toEqual([`00-${TRACE_ID}-${chat.spanId}-01`]);
@@ -128,5 +142,6 @@ describe('OpenTelemetry traces over OTLP', () => {
     const text = JSON.stringify(spans);
     expect(text).not.toContain(PROMPT);
     expect(text).not.toContain(COMPLETION);
+    expect(text).not.toContain(SECRET);
   });
 });
