@@ -12,7 +12,7 @@ import { createLogger } from '../../src/platform/log/index.js';
 import { secretRules } from '../../src/platform/redaction/index.js';
 import { Exposition } from '../helpers/prometheus.js';
 import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
-import { bundleSettings, register } from './bundles-harness.js';
+import { bundleSettings, register, registerHandle, settled, startJob } from './bundles-harness.js';
 import { chain, gateStep, isFinal, llmStep, pollUntil, start, statusIs, submit, toolStep, workflowSettings } from './workflows-harness.js';
 
 const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
@@ -71,6 +71,10 @@ beforeAll(async () => {
   const answered = await t.app.inject({ method: 'POST', url: `${gate.statusUrl}/approvals/${approvalId}`, payload: { decision: 'Approve', comment: `ok ${SECRET}` }, headers: { 'x-request-id': 'approve-1' } });
   expect(answered.statusCode, answered.body).toBe(200);
   await pollUntil(t.app, gate.statusUrl, isFinal);
+  const handle = await registerHandle(t.app);
+  const bundleJob = await startJob(t.app, handle, { userMessages: [PROMPT] }, { 'x-request-id': 'bundle-1' });
+  ids.push(handle, bundleJob);
+  expect(await settled(t.app, handle, bundleJob)).toMatchObject({ status: 'Succeeded' });
   for (let i = 0; i < 3; i += 1) await t.app.inject({ method: 'GET', url: '/api/tools' });
   expect((await register(t.app, { 'x-request-id': 'upload-1' }, Buffer.from('this is plainly not a zip archive, just some text that is long enough'))).statusCode).toBe(400);
   await t.app.inject({ method: 'GET', url: '/healthz' });
@@ -97,6 +101,8 @@ describe('GET /metrics', () => {
 
   it('counts runs started and finished by family and outcome, with active and queued gauges', () => {
     expect(metrics.value('portcullis_runs_started_total', { family: 'workflow' })).toBe(3);
+    expect(metrics.value('portcullis_runs_started_total', { family: 'bundle' })).toBe(1);
+    expect(metrics.value('portcullis_runs_finished_total', { family: 'bundle', outcome: 'succeeded' })).toBe(1);
     expect(metrics.value('portcullis_runs_finished_total', { family: 'workflow', outcome: 'succeeded' })).toBe(2);
     expect(metrics.value('portcullis_runs_finished_total', { family: 'workflow', outcome: 'failed' })).toBe(1);
     expect(metrics.count('portcullis_run_duration_seconds', { family: 'workflow', outcome: 'succeeded' })).toBe(2);
@@ -111,13 +117,13 @@ describe('GET /metrics', () => {
     expect(metrics.count('portcullis_tool_call_duration_seconds', { tool: 'clock', surface: 'workflow' })).toBe(1);
   });
 
-  it('counts model calls, tokens and dollar cost by provider and model', () => {
+  it('counts model calls (a workflow step and a bundle turn), tokens and dollar cost by provider and model', () => {
     const model = { provider: 'Scripted', model: 'metered' };
-    expect(metrics.value('portcullis_model_calls_total', { ...model, outcome: 'succeeded' })).toBe(1);
-    expect(metrics.value('portcullis_model_tokens_total', { ...model, type: 'input' })).toBe(3);
-    expect(metrics.value('portcullis_model_tokens_total', { ...model, type: 'output' })).toBe(2);
-    expect(metrics.value('portcullis_model_cost_dollars_total', model)).toBe(3 * 1 + 2 * 2);
-    expect(metrics.count('portcullis_model_call_duration_seconds', model)).toBe(1);
+    expect(metrics.value('portcullis_model_calls_total', { ...model, outcome: 'succeeded' })).toBe(2);
+    expect(metrics.value('portcullis_model_tokens_total', { ...model, type: 'input' })).toBe(6);
+    expect(metrics.value('portcullis_model_tokens_total', { ...model, type: 'output' })).toBe(4);
+    expect(metrics.value('portcullis_model_cost_dollars_total', model)).toBe(2 * (3 * 1 + 2 * 2));
+    expect(metrics.count('portcullis_model_call_duration_seconds', model)).toBe(2);
   });
 
   it('counts rate-limit refusals by policy, archive rejections by guard and redactions by rule', () => {
@@ -131,7 +137,7 @@ describe('GET /metrics', () => {
 
   it('never labels a series with an owner, a job or workflow id, a request id, a parameter or a prompt', () => {
     const values = metrics.labelValues('portcullis_');
-    const forbidden = [...ids, 'anonymous:dev', 'approve-1', 'upload-1', SECRET, PROMPT];
+    const forbidden = [...ids, 'anonymous:dev', 'approve-1', 'upload-1', 'bundle-1', SECRET, PROMPT];
     for (const value of values) for (const bad of forbidden) expect(value).not.toContain(bad);
   });
 
@@ -150,7 +156,8 @@ describe('audit events in the JSON log', () => {
 
   it('logs the envelope each run was started under, with the rule that chose it and the request id', () => {
     const resolved = events('envelope.resolved');
-    expect(resolved).toHaveLength(3);
+    expect(resolved).toHaveLength(4);
+    expect(resolved[3]).toMatchObject({ surface: 'bundle', source: 'anonymous', jobId: ids[7], reqId: 'bundle-1' });
     expect(resolved[0]).toMatchObject({ owner: 'anonymous:dev', surface: 'workflow', source: 'anonymous', autonomyCeiling: 'Autonomous', allowedTools: 2, jobId: ids[0], reqId: `start-${ids[1]}` });
   });
 
