@@ -1,5 +1,7 @@
 // Runs every benchmark in sequence (each prints its table and a JSON line). `npm run bench`; they are
 // not part of `npm test`. `npm run build` first: they run the compiled service in dist/.
+// `--metrics=off` (or `on`) runs every Portcullis server with AppConfig:Observability:Metrics:Enabled
+// set so (BENCH_METRICS); `metrics-cost` compares the two directly.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +21,14 @@ const benches = [
   'storage-poll',
   'durable-chain',
   'takeover',
+  'metrics-cost', // issue 12
 ];
+const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
+if (metricsFlag !== undefined) {
+  const value = metricsFlag.slice('--metrics='.length);
+  if (value !== 'on' && value !== 'off') throw new Error(`--metrics must be on or off, got ${value}`);
+  process.env.BENCH_METRICS = value;
+}
 let failed = false;
 for (const name of benches) {
   const script = fileURLToPath(new URL(`./${name}/run.mjs`, import.meta.url));

@@ -8,10 +8,19 @@ import type { ParameterValidator, ToolGovernor, ToolRegistry } from './tools/ind
 import type { DelegateTaskTool, KnowledgeIndexes } from './tools/builtin/index.js';
 import type { Storage } from './platform/storage/index.js';
 import type { RunEngine } from './runs/index.js';
+import type { ServiceMetrics } from './platform/metrics/index.js';
+import type { Tracing } from './platform/tracing/index.js';
+import type { AuditLog } from './platform/audit/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
   readonly logger: Logger;
+  /** The /metrics families (inert when AppConfig:Observability:Metrics:Enabled is false). */
+  readonly metrics: ServiceMetrics;
+  /** OpenTelemetry tracing; `enabled` is false unless an OTLP endpoint is configured. */
+  readonly tracing: Tracing;
+  /** The audit trail: one log event per governance decision. */
+  readonly audit: AuditLog;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** The configured chat model, or null when `ChatModel:Provider` is unset. */

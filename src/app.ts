@@ -14,21 +14,30 @@ import {
   clientErrorHandler,
   installAuthentication,
   installProblemHandlers,
+  installRequestIds,
+  generateRequestId,
   installRateLimits,
   limitConnections,
   RequestLogController,
+  HttpRequestMetrics,
   buildResponseSerializers,
   parseJsonBody,
   ProblemDetailsSchema,
   sendProblem,
   type App,
 } from './platform/http/index.js';
-import { registerSystemRoutes, type ReadinessCheck } from './system/routes.js';
+import { registerSystemRoutes, type ReadinessCategory, type ReadinessCheck } from './system/routes.js';
 import { registerCapabilitiesRoutes } from './capabilities/index.js';
 import { buildOpenApiOptions } from './openapi.js';
 import { ProblemError } from './platform/problems/index.js';
 import type { AppContext } from './app-context.js';
-import { createChatModel, type ChatModel } from './models/index.js';
+import { createChatModel, observeChatModel, type ChatModel } from './models/index.js';
+import { ServiceMetrics } from './platform/metrics/index.js';
+import { startTracing, TRACING_DISABLED, type Tracing } from './platform/tracing/index.js';
+import { AuditLog } from './platform/audit/index.js';
+import { RUN_FAMILIES, runTelemetry, watchRunStates } from './platform/telemetry/index.js';
+import { packageInfo } from './platform/package-info/index.js';
+import { rateLimitPolicies } from './platform/config/types.js';
 import { SharedSlots } from './platform/rate-limit/index.js';
 import { createMemoryStorage, type Storage } from './platform/storage/index.js';
 import { RunEngine } from './runs/index.js';
@@ -56,6 +65,19 @@ export interface AppDependencies {
   readonly instanceId?: string;
   /** Folder of the built web console (default: dist/console under the package root). */
   readonly consoleRoot?: string;
+  /** Replaces the tracing started from config.observability.tracing (the caller shuts it down). */
+  readonly tracing?: Tracing;
+}
+
+/** What `portcullis serve` reports at start-up beyond the configuration: whether each MCP server connects. */
+export interface StartupProbe {
+  mcpServers(signal?: AbortSignal): Promise<Record<string, boolean>>;
+}
+
+const startupProbes = new WeakMap<object, StartupProbe>();
+
+export function startupProbeOf(app: App): StartupProbe | undefined {
+  return startupProbes.get(app);
 }
 
 /** How long stopping waits for live runs to settle. */
@@ -63,13 +85,26 @@ const STOP_GRACE_MS = 5_000;
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-function readableRoot(name: string, path: string): ReadinessCheck {
-  return { name, check: () => access(path).then(() => true, () => false) };
+/** Runs waiting in a kind's lane here; 0 for a kind this app did not register. */
+function queuedRuns(engine: RunEngine, collection: string): number {
+  try {
+    return engine.load(collection).queued;
+  } catch {
+    return 0;
+  }
+}
+
+function readableRoot(category: ReadinessCategory, path: string): ReadinessCheck {
+  return { category, check: () => access(path).then(() => true, () => false) };
 }
 
 export async function buildApp(deps: AppDependencies): Promise<App> {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
+  // Observability first: the request log controller counts into the metrics from the first request.
+  const metrics = new ServiceMetrics({ enabled: config.observability.metrics.enabled });
+  const tracing = deps.tracing ?? (config.observability.tracing.enabled ? await startTracing(config.observability.tracing, packageInfo().version) : TRACING_DISABLED);
+  const audit = new AuditLog({ info: (o: object, m: string) => logger.info(o, m) });
 
   const app = Fastify({
     // Fastify infers its logger type from this option; App is typed with the base logger interface.
@@ -79,8 +114,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     bodyLimit: DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
     // One line of chosen fields per request: Fastify's own lines carry framework objects.
-    logController: new RequestLogController(),
-    return503OnClosing: true,
+    logController: new RequestLogController(metrics.enabled ? new HttpRequestMetrics(metrics) : null),
+    // Requests that arrive while closing are answered by the request-id hook (a 503 problem with its id).
+    return503OnClosing: false,
+    genReqId: generateRequestId,
     routerOptions: { maxParamLength: 512 },
     // What Node's parser refuses (malformed, oversized headers, unknown methods) is a problem document too.
     clientErrorHandler,
@@ -110,41 +147,63 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   });
 
   installProblemHandlers(app);
+  installRequestIds(app, tracing);
+  if (deps.tracing === undefined) app.addHook('onClose', async () => tracing.shutdown());
   limitConnections(app.server, config.http);
   app.addSchema(ProblemDetailsSchema);
   await app.register(swagger, buildOpenApiOptions());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
+  const authFailures = new Map<string, { inc(): void }>();
   const authenticator =
     deps.authenticator ??
     createAuthenticator(config.bundleExecution.auth, {
       clock,
-      log: { warn: (o: object, m: string) => logger.warn(o, m), debug: (o: object, m: string) => logger.debug(o, m) },
+      log: { warn: (o: object, m: string) => logger.warn(o, m), info: (o: object, m: string) => logger.info(o, m), debug: (o: object, m: string) => logger.debug(o, m) },
+      onFailure: (category) => {
+        let child = authFailures.get(category);
+        if (child === undefined) authFailures.set(category, (child = metrics.authFailures.child(category)));
+        child.inc();
+      },
     });
   app.addHook('onClose', async () => authenticator.close());
   installAuthentication(app, authenticator);
 
-  const storage = deps.storage ?? createMemoryStorage({ clock });
+  const opened = deps.storage ?? createMemoryStorage({ clock });
+  // With metrics or tracing on, the run observer hears the final state each run is written in.
+  const runStates = metrics.enabled || tracing.enabled ? watchRunStates(opened) : undefined;
+  const storage = runStates?.storage ?? opened;
   const engine = new RunEngine({
     storage,
     clock,
     instanceId: deps.instanceId ?? randomBytes(9).toString('base64url'),
     leaseTtlMs: config.storage.runLeaseTtlMs,
     log: { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m), error: (o: object, m: string) => logger.error(o, m) },
+    ...(runStates === undefined ? {} : { observe: runTelemetry({ metrics, tracing, states: runStates }) }),
   });
-  installRateLimits(app, storage.rates, config.rateLimits);
+  const refusals = Object.fromEntries(rateLimitPolicies.map((policy) => [policy, metrics.rateLimitRefusals.child(policy)]));
+  installRateLimits(app, storage.rates, config.rateLimits, metrics.enabled ? (policy) => refusals[policy]?.inc() : undefined);
+
+  const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
+  const mcp = new McpServerManager(config.mcpServers, {
+    callTimeoutMs: config.directToolInvocation.defaultTimeoutSeconds * 1000,
+    log,
+    clock,
+    ...(tracing.enabled ? { fetch: tracing.propagatingFetch(globalThis.fetch) } : {}),
+  });
+  startupProbes.set(app, { mcpServers: (signal) => mcp.reachability(signal) });
 
   const readiness: ReadinessCheck[] = [
-    { name: 'identity', check: () => authenticator.ready() },
-    { name: 'storage', check: () => storage.ready() },
-    ...config.evaluation.datasetRoots.map((root, i) => readableRoot(`datasetRoot[${i}]`, root)),
-    ...Object.entries(config.retrieval.indexes).map(([name, index]) => readableRoot(`index:${name}`, index.root)),
+    { category: 'identity', check: () => authenticator.ready() },
+    { category: 'storage', check: () => storage.ready() },
+    ...(mcp.servers().length === 0 ? [] : [{ category: 'mcpServers' as const, check: async () => Object.values(await mcp.reachability()).every(Boolean) }]),
+    ...config.evaluation.datasetRoots.map((root) => readableRoot('datasetRoots', root)),
+    ...Object.values(config.retrieval.indexes).map((index) => readableRoot('retrievalIndexes', index.root)),
   ];
-  registerSystemRoutes(app, { readiness });
+  registerSystemRoutes(app, { readiness, metrics });
   // The web console (static files and its sign-in document; no API route): src/console.
   if (config.console.enabled) await registerConsole(app, { config, ...(deps.consoleRoot === undefined ? {} : { root: deps.consoleRoot }) });
 
-  const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
   const closeHooks: Array<() => Promise<void>> = [];
   const builtins = await createBuiltinTools(config, { clock, log, storage });
   const memorySweeper = startSweeper({
@@ -153,17 +212,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     onError: (err) => logger.warn({ err }, 'memory tool sweep failed'),
   });
   closeHooks.push(async () => memorySweeper.stop());
-  const mcp = new McpServerManager(config.mcpServers, {
-    callTimeoutMs: config.directToolInvocation.defaultTimeoutSeconds * 1000,
-    log,
-    clock,
-  });
   const registry = new ToolRegistry(builtins.tools, mcp);
   app.addHook('onClose', async () => {
     await registry.close();
     await builtins.knowledge.close();
   });
-  const governor = new ToolGovernor({ log });
+  const governor = new ToolGovernor({ log, metrics, tracing });
   const validator = new ParameterValidator();
   registerToolRoutes(app, {
     registry,
@@ -185,12 +239,20 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     hostToolNames: async (signal) => (await registry.all(signal)).map((tool) => tool.descriptor.name),
   });
 
+  // Every model call is counted (and traced) in one place, whatever the provider.
+  const observed = (model: ChatModel | null): ChatModel | null =>
+    model === null || !(metrics.enabled || tracing.enabled) ? model : observeChatModel(model, { metrics, tracing, pricing: config.chatModel.pricing });
   const context: AppContext = {
     config,
     logger,
+    metrics,
+    tracing,
+    audit,
     clock,
     ids: deps.ids ?? randomIds,
-    chatModel: deps.chatModel !== undefined ? deps.chatModel : createChatModel(config.chatModel, { log, clock }),
+    chatModel: observed(
+      deps.chatModel !== undefined ? deps.chatModel : createChatModel(config.chatModel, { log, clock, ...(tracing.enabled ? { fetch: tracing.propagatingFetch(globalThis.fetch) } : {}) }),
+    ),
     registry,
     governor,
     validator,
@@ -208,6 +270,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await registerWorkflows(app, context);
   // features:end
   engine.start();
+  for (const [collection, family] of Object.entries(RUN_FAMILIES)) {
+    metrics.runsQueued.child(family).track(() => queuedRuns(engine, collection));
+  }
 
   // One close hook, in order: the families' own, then the run engine, then the storage they all use
   // (when the app opened it).

@@ -4,6 +4,8 @@
 //       (config from a settings file, its storage opened from AppConfig:Storage, its log to fd 2 at
 //       AppConfig:Logging:Level, request lines on);
 //       the parent points fd 2 at /dev/null, so a log line costs its formatting and its write;
+//       `metrics: true|false` (else BENCH_METRICS=on|off, else the settings) sets
+//       AppConfig:Observability:Metrics:Enabled; tracing stays off (no OTEL_* variable is passed);
 //   { kind: 'bare', routes: [{ method, url, body, contentType, status, clock? }] } — a bare Fastify 5
 //       app (no logger, no hooks) answering fixed bytes, or, with `clock`, the clock tool's answer.
 // IPC: it sends { url } once listening; answers 'memory' with process.memoryUsage() after a full GC
@@ -29,7 +31,9 @@ let cleanup = async () => undefined;
 if (spec.kind === 'portcullis') {
   const dir = await mkdtemp(join(tmpdir(), 'portcullis-bench-server-'));
   const file = join(dir, 'bench.json');
-  await writeFile(file, JSON.stringify(spec.settings));
+  const metrics = spec.metrics ?? { on: true, off: false }[process.env.BENCH_METRICS ?? ''];
+  const settings = metrics === undefined ? spec.settings : { ...spec.settings, AppConfig: { ...spec.settings.AppConfig, Observability: { Metrics: { Enabled: metrics } } } };
+  await writeFile(file, JSON.stringify(settings));
   const loaded = loadConfig({ cwd: dir, env: { PORTCULLIS_ENVIRONMENT: spec.environment ?? 'Production' }, configFiles: [file] });
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
   // As `portcullis serve` writes its log (builds before stderrLogDestination wrote synchronously to fd 2).

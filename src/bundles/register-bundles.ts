@@ -119,6 +119,9 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     enabled: bundles.enabled,
     maxArchiveBytes: bundles.maxArchiveBytes,
     stopRuns: () => context.stopRuns(),
+    metrics: context.metrics,
+    audit: context.audit,
+    envelopes: bundles.envelopes,
   });
   return bundleService;
 }

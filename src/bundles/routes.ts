@@ -8,6 +8,10 @@ import type { ServerResponse } from 'node:http';
 import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
 import type { RateLimitPolicy } from '../platform/config/types.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
+import type { AuditLog } from '../platform/audit/index.js';
+import type { EnvelopesConfig } from '../platform/config/types.js';
+import { resolveEnvelope } from '../platform/envelope/index.js';
+import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { isSseAbortError, openSseStream } from '../platform/sse/index.js';
 import { ArchiveRejected, archiveGuardDetail } from './archive/index.js';
 import { meterRequestBody } from './upload/body-meter.js';
@@ -38,6 +42,18 @@ export interface BundleRoutesOptions {
   readonly heartbeatMs?: number;
   /** Stops the runs executing here (shared by every family; idempotent). */
   readonly stopRuns: () => Promise<void>;
+  /** Open streams (gauge), refused archives (counter). */
+  readonly metrics: ServiceMetrics;
+  /** Refused archives and started runs' envelopes, with the request id. */
+  readonly audit: AuditLog;
+  readonly envelopes: EnvelopesConfig;
+}
+
+/** The guard behind a refused upload, if an archive guard refused it. */
+function refusingGuard(error: unknown): string | undefined {
+  if (error instanceof ArchiveRejected) return error.guard;
+  const cause = isProblemError(error) ? error.cause : undefined;
+  return cause instanceof ArchiveRejected ? cause.guard : undefined;
 }
 
 const TAGS = ['Bundles'];
@@ -47,6 +63,11 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
   // A disabled host refuses before anything is counted or read.
   const limited = (policy: RateLimitPolicy): FastifyContextConfig => (enabled ? { rateLimit: policy } : {});
   const streams = new Set<Promise<void>>();
+  options.metrics.streamsOpen.child('bundle').track(() => streams.size);
+  const archiveRefused = (ownerId: string, guard: string, reqId: string): void => {
+    options.metrics.archiveRejections.child(guard).inc();
+    options.audit.archiveRefused(ownerId, guard, reqId);
+  };
 
   await app.register(async (scope: App) => {
     scope.addHook('onRequest', async () => {
@@ -121,9 +142,10 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           const declared = Number(request.headers['content-length']);
           if (Number.isFinite(declared) && declared > maxArchiveBytes + MULTIPART_ENVELOPE_BYTES) {
             reply.header('connection', 'close');
+            archiveRefused(principal.ownerId, 'too-large', request.id);
             throw new ProblemError('validation-failed', archiveGuardDetail('too-large'));
           }
-          const registered = await service.register(principal, async (target) => {
+          const registering = service.register(principal, async (target) => {
             const files = request.files()[Symbol.asyncIterator]();
             const pending = files.next();
             const body = meterRequestBody(request.raw, maxArchiveBytes + MULTIPART_ENVELOPE_BYTES, () => new ArchiveRejected('too-large'));
@@ -152,6 +174,11 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
             } finally {
               body.stop();
             }
+          });
+          const registered = await registering.catch((error: unknown) => {
+            const guard = refusingGuard(error);
+            if (guard !== undefined) archiveRefused(principal.ownerId, guard, request.id);
+            throw error;
           });
           return reply.code(201).header('location', `/api/bundles/${encodeURIComponent(registered.handle)}`).send(registered);
         },
@@ -190,7 +217,9 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        const started = await service.startRun(principalOf(request), request.params.handle, request.body);
+        const principal = principalOf(request);
+        const started = await service.startRun(principal, request.params.handle, request.body);
+        options.audit.envelopeResolved(principal.ownerId, 'bundle', resolveEnvelope(options.envelopes, principal), { jobId: started.jobId, reqId: request.id });
         return reply.code(202).header('location', started.statusUrl).send(started);
       },
     );
@@ -232,7 +261,9 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        const { stream } = await service.runAgui(principalOf(request), request.params.handle, aguiTurn(request.body));
+        const principal = principalOf(request);
+        const { jobId, stream } = await service.runAgui(principal, request.params.handle, aguiTurn(request.body));
+        options.audit.envelopeResolved(principal.ownerId, 'bundle', resolveEnvelope(options.envelopes, principal), { jobId, reqId: request.id });
         reply.hijack();
         const pumping = pumpFrames(reply.raw, stream, request.log, options.heartbeatMs).finally(() => streams.delete(pumping));
         streams.add(pumping);

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
 import { runServe } from './serve.js';
+import { ANONYMOUS_WARNING } from './startup-banner.js';
 import type { CommandIo } from './cli-io.js';
 
 const dirs: string[] = [];
@@ -69,5 +71,64 @@ describe('portcullis serve', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     t.stop();
     expect(await exit).toBe(0);
+  });
+
+  it('prints the start-up banner: surfaces, a loud anonymous line, model, MCP servers and whether each connected, dataset roots, storage and the URLs', async () => {
+    const t = await io({ PORTCULLIS_ENVIRONMENT: 'Development' });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await writeFile(
+      join(t.dir, 'appsettings.Development.json'),
+      JSON.stringify({
+        AppConfig: {
+          AI: {
+            BundleExecution: { Auth: { AllowAnonymous: true } },
+            Evaluation: { Enabled: true, DatasetRoots: [t.dir] },
+            McpServers: { gone: { Transport: 'http', Url: `http://127.0.0.1:${port}/mcp`, Headers: { Authorization: 'Bearer sk-never-printed' } } },
+          },
+        },
+      }),
+    );
+    const exit = runServe(['--port', '0', '--host', '127.0.0.1'], t.io);
+    await expect.poll(() => t.out.find((line) => line.startsWith('metrics: ')), { timeout: 15_000 }).toBeDefined();
+    const url = t.out.find((line) => line.startsWith('listening on '))!.slice('listening on '.length);
+    expect(t.out).toEqual(
+      expect.arrayContaining([
+        'surfaces: bundles off, workflows on, evals on, direct tool invocation off, console on, metrics on',
+        'auth: anonymous',
+        ANONYMOUS_WARNING,
+        'model: Scripted (canned replies; no model provider is called)',
+        'MCP servers: gone (http, NOT connected)',
+        `dataset roots: ${t.dir}`,
+        'storage: Memory (state is lost on restart)',
+        'tracing: off (set OTEL_EXPORTER_OTLP_ENDPOINT)',
+        `API reference: ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
+        `console: ${url}/console`,
+        `metrics: ${url}/metrics`,
+      ]),
+    );
+    expect(t.out.join('\n')).not.toContain('sk-never-printed');
+    t.stop();
+    expect(await exit).toBe(0);
+  });
+
+  it('exits within its deadline (1, not 0) when a close hook hangs', async () => {
+    const t = await io({ PORTCULLIS_ENVIRONMENT: 'Development', AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true' });
+    const exit = runServe(['--port', '0', '--host', '127.0.0.1'], t.io, {
+      shutdownDeadlineMs: 300,
+      buildApp: async (deps) => {
+        const app = await buildApp(deps);
+        app.addHook('onClose', () => new Promise<void>(() => undefined));
+        return app;
+      },
+    });
+    await expect.poll(() => t.out.find((line) => line.startsWith('listening on ')), { timeout: 15_000 }).toBeDefined();
+    const url = t.out.find((line) => line.startsWith('listening on '))!.slice('listening on '.length);
+    // A connection kept open (keep-alive) is closed at the deadline too.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    t.stop();
+    expect(await exit).toBe(1);
   });
 });

@@ -1,16 +1,27 @@
 // `portcullis serve`: load and validate the configuration (exit 1 listing every problem), open the
 // configured storage (exit 1 with one line naming the key when the database is unreachable), build
-// the app, listen (exit 1 with a hint when the port is taken), print the URL, and shut down cleanly on
-// SIGINT/SIGTERM within 10 seconds.
+// the app, listen (exit 1 with a hint when the port is taken), print the URL and the start-up banner
+// (startup-banner.ts), and shut down on SIGINT/SIGTERM within 10 seconds: connections still open at
+// the deadline are closed, and close hooks still hanging then are left behind (exit 1, said in a warn
+// line), so a stuck dependency never keeps the process alive.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config/index.js';
 import { createLogger, stderrLogDestination } from '../platform/log/index.js';
 import { systemClock } from '../platform/clock/index.js';
 import { StorageStartError, createStorage, type Storage } from '../platform/storage/index.js';
-import { buildApp } from '../app.js';
+import { buildApp, startupProbeOf } from '../app.js';
 import type { CommandIo } from './cli-io.js';
+import { startupBanner } from './startup-banner.js';
 
 export const SHUTDOWN_DEADLINE_MS = 10_000;
+/** How long the banner waits for MCP servers to connect before calling them not connected. */
+export const MCP_PROBE_MS = 5_000;
+
+/** What tests replace: the app factory (to add a hanging close hook) and the shutdown deadline. */
+export interface ServeOptions {
+  readonly buildApp?: typeof buildApp;
+  readonly shutdownDeadlineMs?: number;
+}
 
 export const SERVE_USAGE = [
   'usage: portcullis serve [--config FILE]... [--port N] [--host H]',
@@ -63,7 +74,7 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export async function runServe(args: string[], io: CommandIo): Promise<number> {
+export async function runServe(args: string[], io: CommandIo, options: ServeOptions = {}): Promise<number> {
   const parsed = parseServeArgs(args, io.env);
   if (typeof parsed === 'string') {
     io.stderr(`portcullis serve: ${parsed}\n${SERVE_USAGE}`);
@@ -93,7 +104,7 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
     return 1;
   }
 
-  const app = await buildApp({ config, logger, storage }).catch(async (error: unknown) => {
+  const app = await (options.buildApp ?? buildApp)({ config, logger, storage }).catch(async (error: unknown) => {
     await storage.close();
     throw error;
   });
@@ -114,8 +125,10 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
   const port = typeof address === 'object' && address !== null ? address.port : parsed.port;
   const base = `http://${displayHost(parsed.host)}:${port}`;
   io.stdout(`listening on ${base}`);
-  io.stdout(`API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`);
   io.stdout(`environment: ${config.environment}`);
+  const mcpServers = (await startupProbeOf(app)?.mcpServers(AbortSignal.timeout(MCP_PROBE_MS)).catch(() => ({}))) ?? {};
+  for (const line of startupBanner(config, base, mcpServers)) io.stdout(line);
+  if (config.bundleExecution.auth.allowAnonymous) logger.warn({ event: 'auth.anonymous' }, 'anonymous mode is on: no bearer token is checked');
   io.stdout(
     config.bundleExecution.auth.allowAnonymous
       ? `try: curl -s ${base}/api/capabilities`
@@ -127,14 +140,26 @@ export async function runServe(args: string[], io: CommandIo): Promise<number> {
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   logger.info('shutting down');
-  const deadline = setTimeout(() => {
-    logger.warn({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown deadline reached; closing remaining connections');
+  const deadlineMs = options.shutdownDeadlineMs ?? SHUTDOWN_DEADLINE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), deadlineMs);
+  });
+  const closed = (async () => {
+    await app.close();
+    await storage.close();
+    return 'closed' as const;
+  })();
+  const outcome = await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+  if (outcome === 'deadline') {
+    // Whatever still hangs is abandoned: the caller exits the process once this returns.
+    logger.warn({ deadlineMs }, 'shutdown deadline reached; closing remaining connections and exiting without waiting for the rest');
     app.server.closeAllConnections();
-  }, SHUTDOWN_DEADLINE_MS);
-  deadline.unref();
-  await app.close();
-  await storage.close();
-  clearTimeout(deadline);
+    closed.catch(() => undefined);
+    logger.flush();
+    return 1;
+  }
   logger.flush();
   return 0;
 }

@@ -39,6 +39,12 @@ export async function registerEvals(app: App, context: AppContext): Promise<void
       pricing: config.chatModel.pricing,
       log,
     },
+    onReport: (verdict, counts) => {
+      context.metrics.evalVerdicts.child(verdict).inc();
+      for (const outcome of ['passed', 'failed', 'warned', 'errored'] as const) {
+        if (counts[outcome] > 0) context.metrics.evalCases.child(outcome).inc(counts[outcome]);
+      }
+    },
   });
   engine.register(service.kind());
   const sweeper = startSweeper({
@@ -50,5 +56,5 @@ export async function registerEvals(app: App, context: AppContext): Promise<void
     sweeper.stop();
     await context.stopRuns();
   });
-  registerEvalRoutes(app, service, config.evaluation);
+  registerEvalRoutes(app, service, config.evaluation, { audit: context.audit, envelopes: config.bundleExecution.envelopes });
 }

@@ -19,7 +19,8 @@ import { planExecutions } from './runner/plan-executions.js';
 import { runEvaluation, type EvaluationHost } from './runner/run-evaluation.js';
 import { readRunOptions, readStartRequest } from './run-options.js';
 import { filedRunResponse, liveRunResponse, statusUrl } from './run-response.js';
-import type { CancelEvalRunResponse, EvalRunResponse } from './schemas.js';
+import type { CancelEvalRunResponse, EvalRunResponse, Verdict } from './schemas.js';
+import type { Tally } from './report/tally.js';
 import type { EvalStore} from './store/eval-store.js';
 import { LIVE_STATES, RUN_COLLECTION, runKey } from './store/eval-store.js';
 
@@ -35,6 +36,8 @@ export interface EvalServiceDeps {
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly host: Omit<EvaluationHost, 'hostSignal' | 'clock' | 'ids'>;
+  /** Told of every run that finished with a report (the eval verdict and case metrics). */
+  readonly onReport?: (verdict: Verdict, counts: Tally) => void;
 }
 
 type LiveData = EvalRunData & { status: 'Queued' | 'Running' };
@@ -202,7 +205,7 @@ export class EvalService {
       const outcome = { counts: built.counts, verdict: built.verdict, durationMs: Math.max(0, completedAt - startedAt), costUsd: built.costUsd };
       // Everything in the details that came from a model or a tool is redacted once, here, before it is kept.
       const details: RunDetails = redactValue({ datasets: run.datasetNames, repeats: options.repeats, report: built.report, cases: results });
-      await store.file({ ...run, status: 'Succeeded', completedAt, outcome }, details, ['Running'], live.holder);
+      if (await store.file({ ...run, status: 'Succeeded', completedAt, outcome }, details, ['Running'], live.holder)) this.#deps.onReport?.(built.verdict, built.counts);
     } catch (error) {
       const cause = stopCause(signal);
       if (cause === 'lease-lost' || (cause === 'host-stopping' && this.#deps.durable)) return;

@@ -8,3 +8,4 @@ export { promptBytes } from './limit-prompt-bytes.js';
 export { createScriptedModel, type ScriptedModelOptions } from './scripted/create-scripted-model.js';
 export { loadScript } from './scripted/load-script.js';
 export type { ScriptRule, ScriptToolCall } from './scripted/script-rule.js';
+export { observeChatModel, type ChatModelObservers } from './observe-chat-model.js';

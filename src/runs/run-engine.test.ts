@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock/index.js';
 import { createMemoryStorage, type RecordKey, type Storage, type StoredRecord } from '../platform/storage/index.js';
 import { RunEngine } from './run-engine.js';
-import type { LiveRun, RunKind } from './run-kind.js';
+import type { LiveRun, RunKind, RunObserver } from './run-kind.js';
 import { stopCause } from './stop-reasons.js';
 
 const silent = { warn: () => undefined, error: () => undefined, info: () => undefined };
@@ -16,12 +16,12 @@ interface Harness {
   finish(id: string): void;
 }
 
-function harness(storage: Storage, clock: ManualClock, instanceId: string, takeOver: 'execute' | 'settled' = 'execute'): Harness {
+function harness(storage: Storage, clock: ManualClock, instanceId: string, takeOver: 'execute' | 'settled' = 'execute', observe?: RunObserver): Harness {
   const executed: LiveRun[] = [];
   const takenOver: StoredRecord[] = [];
   const abandoned: RecordKey[] = [];
   const finishers = new Map<string, () => void>();
-  const engine = new RunEngine({ storage, clock, instanceId, leaseTtlMs: 1_000, log: silent });
+  const engine = new RunEngine({ storage, clock, instanceId, leaseTtlMs: 1_000, log: silent, ...(observe === undefined ? {} : { observe }) });
   const kind: RunKind = {
     collection: 'job',
     liveStates: LIVE,
@@ -219,5 +219,26 @@ describe('RunEngine', () => {
     await h.engine.stop(1_000);
     expect(h.abandoned.map((k) => k.id)).toEqual(['c']);
     expect(h.executed.map((run) => stopCause(run.signal))).toEqual(['host-stopping', 'host-stopping']);
+  });
+
+  it('hands every execution to the observer, which sees it start and settle around the kind’s execute', async () => {
+    const clock = new ManualClock();
+    const storage = createMemoryStorage({ clock });
+    const seen: string[] = [];
+    const observe: RunObserver = async (key, execute) => {
+      seen.push(`start ${key.id}`);
+      await execute();
+      seen.push(`end ${key.id}`);
+    };
+    const h = harness(storage, clock, 'i1', 'execute', observe);
+    engines.push(h.engine);
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
+    await settle();
+    expect(seen).toEqual(['start r1']);
+    expect(h.executed.map((run) => run.key.id)).toEqual(['r1']);
+    h.finish('r1');
+    await h.engine.idle();
+    expect(seen).toEqual(['start r1', 'end r1']);
   });
 });

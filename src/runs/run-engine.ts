@@ -6,7 +6,7 @@
 // the storage port; this class holds only what cannot be stored.
 import type { Clock } from '../platform/clock/index.js';
 import type { InsertResult, InsertRules, NewRecord, RecordKey, Storage, StoredRecord } from '../platform/storage/index.js';
-import type { LiveRun, RunKind } from './run-kind.js';
+import type { LiveRun, RunKind, RunObserver } from './run-kind.js';
 import { RunLane, type LaneSlot } from './run-lane.js';
 import { cancelledByCaller, hostStopping, leaseLost, type RunStopped } from './stop-reasons.js';
 
@@ -19,6 +19,8 @@ export interface RunEngineOptions {
   /** How often lapsed leases are looked for; default a third of the lease TTL, at most 5 s. */
   readonly scanIntervalMs?: number;
   readonly log: { warn(details: object, message: string): void; error(details: object, message: string): void; info(details: object, message: string): void };
+  /** Wraps each execution (run metrics and spans); none by default. */
+  readonly observe?: RunObserver;
 }
 
 interface Executing {
@@ -248,8 +250,9 @@ export class RunEngine {
     const id = keyString(key);
     // Execution begins on a later event-loop turn: the request that created the run answers first,
     // and a run stays Queued (cancellable outright) until then.
+    const observe = this.#o.observe;
     const done = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => kind.execute(live))
+      .then(() => (observe === undefined ? kind.execute(live) : observe(key, () => kind.execute(live))))
       .catch((err: unknown) => this.#o.log.error({ err, collection: key.collection, jobId: key.id }, 'a run executor threw'))
       .finally(() => {
         unsubscribe();

@@ -27,3 +27,9 @@ export interface RunKind {
   /** The host is stopping and this queued run never started here (Memory: settle it; durable: leave it for takeover). */
   abandon(key: RecordKey): Promise<void>;
 }
+
+/**
+ * Wraps every execution this instance starts (metrics, a span): called with the run's key and a
+ * function that executes it, it must call that function once and settle when it settles.
+ */
+export type RunObserver = (key: RecordKey, execute: () => Promise<void>) => Promise<void>;

@@ -1,18 +1,35 @@
-// Public routes: liveness, readiness, the OpenAPI document. No bearer token, no rate limit, no
-// data about callers. (The reference page at /docs is served by @fastify/swagger-ui in app.ts.)
+// Public routes: liveness, readiness, the OpenAPI document and, when enabled, Prometheus metrics.
+// No bearer token, no rate limit, no data about callers. (The reference page at /docs is served by
+// @fastify/swagger-ui in app.ts.)
 import { Type } from 'typebox';
 import { ProblemError } from '../platform/problems/index.js';
 import { problemResponses, type App } from '../platform/http/index.js';
+import type { ServiceMetrics } from '../platform/metrics/index.js';
 
+/** What readiness reports: categories of dependency, never their internal names (paths, index or server names). */
+export type ReadinessCategory = 'identity' | 'storage' | 'mcpServers' | 'datasetRoots' | 'retrievalIndexes';
+
+/** One configured dependency; several checks of one category pass only together. */
 export interface ReadinessCheck {
-  readonly name: string;
+  readonly category: ReadinessCategory;
   check(): Promise<boolean>;
+}
+
+export const NOT_READY_DETAIL = 'The service is not ready: a dependency it was configured with cannot be reached.';
+
+/** Every category's verdict (a category is ready when all its checks pass), in first-configured order. */
+export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise<Record<string, boolean>> {
+  const results = await Promise.all(checks.map(async (c) => [c.category, await c.check().catch(() => false)] as const));
+  const byCategory: Record<string, boolean> = {};
+  for (const [category, ok] of results) byCategory[category] = (byCategory[category] ?? true) && ok;
+  return byCategory;
 }
 
 const publicRoute = { security: [] as never[] };
 const HEALTHY = Object.freeze({ status: 'ok' as const });
 
-export function registerSystemRoutes(app: App, options: { readiness: readonly ReadinessCheck[] }): void {
+export function registerSystemRoutes(app: App, options: { readiness: readonly ReadinessCheck[]; metrics: ServiceMetrics }): void {
+  if (options.metrics.enabled) registerMetricsRoute(app, options.metrics);
   app.get(
     '/healthz',
     {
@@ -36,11 +53,12 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
       schema: {
         operationId: 'getReadiness',
         ...publicRoute,
-        summary: 'Readiness: identity metadata loaded and configured roots readable.',
+        summary: 'Readiness: every dependency the service was configured with answers (identity provider, storage, MCP servers, dataset roots, retrieval indexes).',
+        description: 'Reports categories only. 503 lists the failing categories in `failing` (and every category in `checks`), never a path or a name.',
         tags: ['System'],
         response: {
           200: Type.Object(
-            { status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Boolean(), { description: 'Each check by name.' }) },
+            { status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Boolean(), { description: 'Each configured category: identity, storage, mcpServers, datasetRoots, retrievalIndexes.' }) },
             { $id: 'ReadinessResponse' },
           ),
           ...problemResponses(503),
@@ -48,13 +66,9 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
       },
     },
     async () => {
-      const results = await Promise.all(
-        options.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
-      );
-      const checks = Object.fromEntries(results);
-      if (results.some(([, ok]) => !ok)) {
-        throw new ProblemError('unavailable', 'The service is not ready.', { extensions: { checks } });
-      }
+      const checks = await checkReadiness(options.readiness);
+      const failing = Object.keys(checks).filter((category) => checks[category] !== true);
+      if (failing.length > 0) throw new ProblemError('unavailable', NOT_READY_DETAIL, { extensions: { checks, failing } });
       return { status: 'ready' as const, checks };
     },
   );
@@ -71,5 +85,26 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
       },
     },
     async () => app.swagger(),
+  );
+}
+
+/** GET /metrics (AppConfig:Observability:Metrics:Enabled): the Prometheus text exposition. */
+function registerMetricsRoute(app: App, metrics: ServiceMetrics): void {
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        operationId: 'getMetrics',
+        ...publicRoute,
+        summary: 'Prometheus metrics (text exposition format): requests, runs, streams, tool and model calls, refusals, redactions, Node process.',
+        tags: ['System'],
+        produces: ['text/plain'],
+        response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4; no label carries an owner id, handle, job id, token, parameter or prompt.' } },
+      },
+    },
+    async (_request, reply) => {
+      const { contentType, body } = await metrics.render();
+      return reply.type(contentType).send(body);
+    },
   );
 }

@@ -1,10 +1,12 @@
-// The governor's log line for one decision. Every field is the framework's own: the owner id the
-// authenticator derived, the tool and operation names from the registry's descriptors (the governor
-// only uses this line when the operation is one the tool declares), the surface, the verdict and the
-// envelope rule or fixed denial text. Never the parameters.
+// The governor's log line for one decision: the audit event `tool.call.decided` (docs/audit-events.md).
+// Every field is the framework's own: the owner id the authenticator derived, the tool and operation
+// names from the registry's descriptors (the governor only uses this line when the operation is one
+// the tool declares), the surface, the verdict, the envelope rule or fixed denial text, the denial
+// category, where the envelope came from and the request id (X-Request-Id rules). Never the parameters.
 import { FrameworkLogLine } from '../platform/log/index.js';
 
 export class GovernorDecisionLine extends FrameworkLogLine {
+  readonly event = 'tool.call.decided';
   constructor(
     readonly owner: string,
     readonly tool: string,
@@ -12,6 +14,11 @@ export class GovernorDecisionLine extends FrameworkLogLine {
     readonly surface: string,
     readonly verdict: 'allowed' | 'denied',
     readonly reason: string,
+    /** not-granted, autonomy or data-classification; null when allowed. */
+    readonly denial: string | null,
+    /** Where the envelope came from: subject, roles, default or anonymous. */
+    readonly envelope: string,
+    readonly reqId: string | null,
   ) {
     super();
   }

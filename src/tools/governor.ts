@@ -1,12 +1,18 @@
 // The one tool-call governor, used by bundle runs, workflow runs, evals and direct invocation alike.
 // Gates, in order: the tool is in the effective set; the ceiling is Autonomous (fail-closed); the
 // data-classification check. Then it runs the tool, one call at a time per owner when the tool is not
-// concurrency-safe. Denials have no override. Every decision is logged without the parameters.
+// concurrency-safe. Denials have no override. Every decision is logged without the parameters (the
+// audit event `tool.call.decided`), counted by tool, surface and outcome, and with tracing on is an
+// `execute_tool {tool}` span carrying the decision.
 import { decideExecution, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
+import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { containsSecret } from '../platform/redaction/index.js';
+import { TRACING_DISABLED, type Span, type Tracing } from '../platform/tracing/index.js';
 import { GovernorDecisionLine } from './governor-decision-line.js';
+import { DeadlineExceeded } from './invocation-deadline.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Tool, ToolResult } from './tool.js';
+import { ToolCallMetrics } from './tool-call-metrics.js';
 
 export type GovernedSurface = 'direct' | 'bundle' | 'workflow' | 'eval';
 
@@ -18,6 +24,10 @@ export interface GovernedCall {
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
   readonly surface: GovernedSurface;
+  /** The model's id for this call (gen_ai.tool.call.id on the span), when a model made it. */
+  readonly callId?: string;
+  /** The HTTP request the call is part of (direct invocation), for the audit line. */
+  readonly requestId?: string | undefined;
 }
 
 export type GovernorDenial = 'not-granted' | 'autonomy' | 'data-classification';
@@ -35,12 +45,25 @@ export interface GovernorLog {
 
 export const TOOL_FAILURE_MESSAGE = 'The tool failed.';
 
+export interface ToolGovernorOptions {
+  readonly log: GovernorLog;
+  readonly metrics?: ServiceMetrics;
+  readonly tracing?: Tracing;
+  readonly now?: () => number;
+}
+
 export class ToolGovernor {
   readonly #log: GovernorLog;
   readonly #serial = new KeyedMutex();
+  readonly #metrics: ToolCallMetrics | undefined;
+  readonly #tracing: Tracing;
+  readonly #now: () => number;
 
-  constructor(options: { log: GovernorLog }) {
+  constructor(options: ToolGovernorOptions) {
     this.#log = options.log;
+    this.#metrics = options.metrics?.enabled === true ? new ToolCallMetrics(options.metrics) : undefined;
+    this.#tracing = options.tracing ?? TRACING_DISABLED;
+    this.#now = options.now ?? (() => performance.now());
   }
 
   authorize(call: GovernedCall): GovernorVerdict {
@@ -66,6 +89,9 @@ export class ToolGovernor {
       call.surface,
       verdict.allowed ? 'allowed' : 'denied',
       verdict.allowed ? decision.rule : verdict.reason,
+      verdict.allowed ? null : verdict.denial,
+      'source' in call.envelope ? call.envelope.source : call.envelope.grant.source,
+      call.requestId ?? null,
     );
     // An operation the tool does not declare is caller or model text: logged as a plain (redacted) object.
     const declared = call.tool.descriptor.operations.some((op) => op.name === call.operation);
@@ -74,9 +100,44 @@ export class ToolGovernor {
   }
 
   /** Authorizes and, when allowed, runs the call. A throwing tool becomes a generic failure. */
-  async execute(call: GovernedCall): Promise<GovernedOutcome> {
+  execute(call: GovernedCall): Promise<GovernedOutcome> {
+    if (!this.#tracing.enabled) return this.#execute(call, undefined);
+    const span = this.#tracing.startSpan(`execute_tool ${call.tool.descriptor.name}`, {
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': call.tool.descriptor.name,
+        'gen_ai.tool.type': 'function',
+        ...(call.callId === undefined ? {} : { 'gen_ai.tool.call.id': call.callId }),
+        'portcullis.tool.operation': call.operation,
+        'portcullis.tool.surface': call.surface,
+      },
+    });
+    return this.#tracing.withSpan(span, () => this.#execute(call, span)).finally(() => span.end());
+  }
+
+  async #execute(call: GovernedCall, span: Span | undefined): Promise<GovernedOutcome> {
     const verdict = this.authorize(call);
-    if (!verdict.allowed) return { status: 'denied', denial: verdict.denial, reason: verdict.reason };
+    span?.setAttributes({ 'portcullis.governance.decision': verdict.allowed ? 'allowed' : 'denied', 'portcullis.governance.rule': verdict.allowed ? 'granted' : verdict.reason });
+    if (!verdict.allowed) {
+      span?.setAttribute('portcullis.governance.denial', verdict.denial);
+      this.#metrics?.denied(call.tool, call.surface, verdict.denial);
+      return { status: 'denied', denial: verdict.denial, reason: verdict.reason };
+    }
+    const started = this.#metrics === undefined ? 0 : this.#now();
+    const outcome = await this.#run(call).catch((error: unknown) => {
+      this.#completed(call, call.signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled', started, span);
+      throw error;
+    });
+    this.#completed(call, outcome.result.ok ? 'succeeded' : call.signal.aborted ? (call.signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled') : 'failed', started, span);
+    return outcome;
+  }
+
+  #completed(call: GovernedCall, outcome: 'succeeded' | 'failed' | 'timed_out' | 'cancelled', started: number, span: Span | undefined): void {
+    this.#metrics?.completed(call.tool, call.surface, outcome, (this.#now() - started) / 1000);
+    if (span !== undefined && outcome !== 'succeeded') span.setAttribute('error.type', outcome);
+  }
+
+  async #run(call: GovernedCall): Promise<{ readonly status: 'completed'; readonly result: ToolResult }> {
     const run = async (): Promise<ToolResult> => {
       try {
         return await call.tool.invoke(call.operation, call.parameters, { ownerId: call.ownerId, signal: call.signal });

@@ -40,6 +40,7 @@ export async function invokeTool(
   readRequest: () => ToolInvocationRequest,
   onClientGone: OnClientGone,
   requestedTimeoutSeconds: number | undefined,
+  requestId?: string,
 ): Promise<ToolInvocationResponse> {
   const started = deps.clock.now();
   if (!isInvocationIdentifier(principal)) {
@@ -68,7 +69,7 @@ export async function invokeTool(
     if (!check.ok) throw new ProblemError('validation-failed', redactText(check.message));
 
     const outcome = await deadline.race(
-      deps.governor.execute({ ownerId: principal.ownerId, envelope, tool, operation: operation.name, parameters, signal, surface: 'direct' }),
+      deps.governor.execute({ ownerId: principal.ownerId, envelope, tool, operation: operation.name, parameters, signal, surface: 'direct', requestId }),
     );
     if (outcome.status === 'denied') throw forbidden();
     const name = tool.descriptor.name;

@@ -113,7 +113,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         }
         return body;
       };
-      return invokeTool(options, principal, request.params.name, parsed, onDisconnect(reply.raw), timeoutOf(body));
+      return invokeTool(options, principal, request.params.name, parsed, onDisconnect(reply.raw), timeoutOf(body), request.id);
     },
   );
 }

@@ -36,6 +36,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
       validator: context.validator,
       knowledge: context.knowledge,
       limits: workflows,
+      tracing: context.tracing,
     },
   });
   const openStreams = new Map<SseStream, Promise<void>>();
@@ -53,7 +54,9 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
     watcherBufferFrames: workflows.watcherBufferFrames,
     maxDefinitionBytes: MAX_DEFINITION_BYTES,
     openStreams,
+    audit: context.audit,
   });
+  context.metrics.streamsOpen.child('workflow').track(() => openStreams.size);
 
   const sweeper = startSweeper({
     intervalMs: config.bundleExecution.cleanupIntervalMs,

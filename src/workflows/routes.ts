@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { EnvelopesConfig } from '../platform/config/types.js';
 import { resolveEnvelope } from '../platform/envelope/index.js';
+import type { AuditLog } from '../platform/audit/index.js';
 import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
 import type { SharedSlots } from '../platform/rate-limit/index.js';
 import { openSseStream, type SseStream } from '../platform/sse/index.js';
@@ -45,6 +46,8 @@ export interface WorkflowRoutesOptions {
   readonly heartbeatMs?: number;
   /** Every open stream and the promise of its end, so shutdown can let them finish, then end the rest. */
   readonly openStreams: Map<SseStream, Promise<void>>;
+  /** The audit trail: a started run's envelope and every approval answered, with the request id. */
+  readonly audit: AuditLog;
 }
 
 const TAGS = ['Workflows'];
@@ -155,11 +158,9 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       if (body !== undefined && !startRequest.Check(body)) {
         throw validationProblem('body', [...startRequest.Errors(body)].map((e) => ({ ...e })));
       }
-      const run = await service.runs.start(
-        { ownerId: principal.ownerId, envelope: resolveEnvelope(options.envelopes, principal) },
-        request.params.workflowId,
-        body?.input,
-      );
+      const envelope = resolveEnvelope(options.envelopes, principal);
+      const run = await service.runs.start({ ownerId: principal.ownerId, envelope }, request.params.workflowId, body?.input);
+      options.audit.envelopeResolved(principal.ownerId, 'workflow', envelope, { jobId: run.jobId, reqId: request.id });
       const statusUrl = runStatusUrl(run.workflowId, run.jobId);
       return reply.code(202).header('location', statusUrl).send({ jobId: run.jobId, statusUrl });
     },
@@ -246,7 +247,9 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     async (request) => {
       const { workflowId, jobId, approvalId } = request.params;
       const { decision, comment } = request.body;
-      await service.runs.decide(principalOf(request), { workflowId, jobId, approvalId }, decision, comment ?? null);
+      const principal = principalOf(request);
+      await service.runs.decide(principal, { workflowId, jobId, approvalId }, decision, comment ?? null);
+      options.audit.approvalAnswered(principal.ownerId, { workflowId, jobId, approvalId }, decision, request.id);
       return { approvalId, decision };
     },
   );

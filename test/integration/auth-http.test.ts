@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
+import { withoutTraceId } from '../helpers/problem-body.js';
 
 let idp: DevIdp;
 let t: TestApp;
@@ -79,7 +80,7 @@ describe('hostile tokens', () => {
   beforeAll(async () => {
     const res = await capabilities({});
     expect(res.statusCode).toBe(401);
-    reference = { body: res.body, wwwAuthenticate: res.headers['www-authenticate'] };
+    reference = { body: withoutTraceId(res.body), wwwAuthenticate: res.headers['www-authenticate'] };
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.json()).toMatchObject({ title: 'Unauthorized', status: 401 });
   });
@@ -135,7 +136,7 @@ describe('hostile tokens', () => {
   it.each(cases)('answers %s with the same 401', async (name, headers) => {
     const res = await capabilities(await headers());
     expect(res.statusCode).toBe(401);
-    expect(res.body).toBe(reference.body);
+    expect(withoutTraceId(res.body)).toBe(reference.body);
     // RFC 6750 §3: no error code without a bearer token; every refused token gets the same invalid_token.
     const presented = name !== 'no token' && name !== 'a non-Bearer scheme';
     expect(res.headers['www-authenticate']).toBe(presented ? 'Bearer error="invalid_token"' : reference.wwwAuthenticate);

@@ -21,6 +21,7 @@ import {
   startJob,
   startRun,
 } from './bundles-harness.js';
+import { stripTraceId, withoutPerRequestHeaders } from '../helpers/problem-body.js';
 
 let idp: DevIdp;
 let root: string;
@@ -104,7 +105,7 @@ describe('authentication', () => {
       for (const headers of [{}, bearer('garbage'), bearer(`${await idp.mintToken({ sub: 'x' }, { ttlSeconds: 3600 })}tampered`)]) {
         const res = await send(t.app, route, headers);
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
-        bodies.add(JSON.stringify({ ...res.json(), instance: '' }));
+        bodies.add(JSON.stringify({ ...stripTraceId(res.json()), instance: '' }));
       }
     }
     expect(bodies.size).toBe(1);
@@ -131,8 +132,12 @@ describe('ownership: foreign is indistinguishable from unknown', () => {
       expect(foreign!.statusCode).toBe(404);
       expect(unknown!.statusCode).toBe(404);
       expect(foreign!.headers['content-type']).toBe(unknown!.headers['content-type']);
-      expect({ ...foreign!.json(), instance: '' }).toEqual({ ...unknown!.json(), instance: '' });
-      expect(Object.keys(foreign!.json()).sort()).toEqual(['detail', 'instance', 'status', 'title', 'type']);
+      expect({ ...stripTraceId(foreign!.json()), instance: '' }).toEqual({ ...stripTraceId(unknown!.json()), instance: '' });
+      expect(Object.keys(foreign!.json()).sort()).toEqual(['detail', 'instance', 'status', 'title', 'traceId', 'type']);
+      // content-length follows the echoed path in `instance`, the one member allowed to differ.
+      const { 'content-length': _a, ...foreignHeaders } = withoutPerRequestHeaders(foreign!.headers);
+      const { 'content-length': _b, ...unknownHeaders } = withoutPerRequestHeaders(unknown!.headers);
+      expect(foreignHeaders).toEqual(unknownHeaders);
     }
     expect(pairs[0]![0]!.json().detail).toBe('Bundle handle not found or expired. Register the bundle again to obtain a fresh handle.');
     expect(pairs[1]![0]!.json().detail).toBe('Bundle run not found. It may never have existed, expired, or belongs to a different caller.');
@@ -148,11 +153,7 @@ describe('ownership: foreign is indistinguishable from unknown', () => {
       expect(res.statusCode).toBe(204);
       expect(res.body).toBe('');
     }
-    const strip = (headers: Record<string, unknown>) => {
-      const { date: _date, ...rest } = headers;
-      return rest;
-    };
-    expect(strip(foreignDelete.headers)).toEqual(strip(unknownDelete.headers));
+    expect(withoutPerRequestHeaders(foreignDelete.headers)).toEqual(withoutPerRequestHeaders(unknownDelete.headers));
     expect((await startRun(t.app, handle, { userMessages: ['still mine'] }, alice)).statusCode).toBe(202);
   });
 

@@ -278,6 +278,7 @@ describe('POST /api/bundles', () => {
       status: 500,
       detail: 'An unexpected error occurred. The host log has the details.',
       instance: '/api/bundles',
+      traceId: res.headers['x-request-id'],
     });
   });
 });

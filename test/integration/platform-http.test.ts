@@ -88,6 +88,7 @@ describe('problem documents', () => {
       status: 404,
       detail: 'No resource exists at this path.',
       instance: '/api/nothing-here',
+      traceId: res.headers['x-request-id'],
     });
   });
 

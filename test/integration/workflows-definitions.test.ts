@@ -10,6 +10,7 @@ import { diagnosticCodes } from '../../src/workflows/index.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { branchStep, chain, edges, gateStep, llmStep, retrievalStep, subPlanStep, submit, toolStep, workflowSettings } from './workflows-harness.js';
+import { stripTraceId } from '../helpers/problem-body.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -241,7 +242,7 @@ describe('ownership, rate limits and the API description', () => {
       const foreign = await owned.app.inject({ method, url: `/api/workflows/${id}${suffix}`, headers: bob });
       const missing = await owned.app.inject({ method, url: `/api/workflows/${unknown}${suffix}`, headers: bob });
       expect(foreign.statusCode).toBe(404);
-      expect({ ...foreign.json(), instance: '' }).toEqual({ ...missing.json(), instance: '' });
+      expect({ ...stripTraceId(foreign.json()), instance: '' }).toEqual({ ...stripTraceId(missing.json()), instance: '' });
     }
     const listed = (await owned.app.inject({ method: 'GET', url: '/api/workflows', headers: bob })).json();
     expect(listed.workflows.find((w: { id: string }) => w.id === id)).toBeUndefined();

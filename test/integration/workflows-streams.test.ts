@@ -24,6 +24,7 @@ import {
   until,
   workflowSettings,
 } from './workflows-harness.js';
+import { stripTraceId } from '../helpers/problem-body.js';
 
 
 const streamPath = (statusUrl: string) => `${statusUrl}/stream`;
@@ -267,7 +268,8 @@ describe('stream ceilings and authorization', () => {
     const unknown = await fetch(`${base}/api/workflows/${id}/runs/unknown-job/stream`, { headers: frank });
     expect(foreign.status).toBe(404);
     const [a, b] = [(await foreign.json()) as Record<string, unknown>, (await unknown.json()) as Record<string, unknown>];
-    expect({ ...a, instance: '' }).toEqual({ ...b, instance: '' });
+    expect({ ...stripTraceId(a), instance: '' }).toEqual({ ...stripTraceId(b), instance: '' });
+    expect(foreign.headers.get('x-request-id')).not.toBe(unknown.headers.get('x-request-id'));
   });
 });
 

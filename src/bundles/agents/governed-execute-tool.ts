@@ -50,6 +50,7 @@ export function governedExecuteTool(options: GovernedExecuteToolOptions): Execut
         parameters: call.parameters,
         signal: controller.signal,
         surface: 'bundle',
+        callId: call.toolCallId,
       });
       if (outcome.status === 'denied') return { status: 'denied' };
       if (!outcome.result.ok) return failed(where, outcome.result.error);

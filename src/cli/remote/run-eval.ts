@@ -61,6 +61,8 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
     try {
       for await (const run of client.evalProgress(started.jobId, { intervalMs: pollMs, signal: io.signal })) {
         if (run.progress) progress.update(run.progress.completed, run.progress.total, run.status);
+        // The last line says where it ended, even for a run that finished before the first poll.
+        else if (run.counts) progress.update(run.counts.total, run.counts.total, run.status);
         finished = run;
       }
     } finally {

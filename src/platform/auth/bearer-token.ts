@@ -8,9 +8,9 @@ export const MAX_AUTHORIZATION_LENGTH = 16_384;
 const bearerPattern = /^[ \t]*bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
 
 export function parseBearerToken(authorization: string | undefined): string {
-  if (authorization === undefined || authorization.trim() === '') throw new AuthFailure('no authorization header');
-  if (authorization.length > MAX_AUTHORIZATION_LENGTH) throw new AuthFailure('authorization header too long');
+  if (authorization === undefined || authorization.trim() === '') throw new AuthFailure('no authorization header', 'missing');
+  if (authorization.length > MAX_AUTHORIZATION_LENGTH) throw new AuthFailure('authorization header too long', 'malformed');
   const token = bearerPattern.exec(authorization)?.[1];
-  if (token === undefined) throw new AuthFailure('authorization header is not exactly one bearer token');
+  if (token === undefined) throw new AuthFailure('authorization header is not exactly one bearer token', 'malformed');
   return token;
 }

@@ -1,6 +1,6 @@
 // Fetches one identity-metadata document (discovery or JWKS) as JSON: no redirects, a timeout,
-// 200 only, and the https rule. Every failure is an AuthFailure naming what went wrong.
-import { AuthFailure } from './auth-failure.js';
+// 200 only, and the https rule. Every failure is an IdentityProviderUnreachable naming what went wrong.
+import { IdentityProviderUnreachable } from './auth-failure.js';
 
 export const METADATA_FETCH_TIMEOUT_MS = 5_000;
 
@@ -14,7 +14,7 @@ export interface MetadataFetchOptions {
 export function assertMetadataUrl(url: URL, what: string, requireHttps: boolean): void {
   const allowed = requireHttps ? ['https:'] : ['https:', 'http:'];
   if (!allowed.includes(url.protocol)) {
-    throw new AuthFailure(`${what} URL ${url.origin} is not ${requireHttps ? 'https (RequireHttpsMetadata is true)' : 'http(s)'}`);
+    throw new IdentityProviderUnreachable(`${what} URL ${url.origin} is not ${requireHttps ? 'https (RequireHttpsMetadata is true)' : 'http(s)'}`);
   }
 }
 
@@ -30,16 +30,16 @@ export async function fetchMetadataJson(url: URL, what: string, options: Metadat
       signal: AbortSignal.any([options.signal, AbortSignal.timeout(METADATA_FETCH_TIMEOUT_MS)]),
     });
   } catch (error) {
-    throw new AuthFailure(`${what} unreachable at ${url.href}: ${describe(error)}`);
+    throw new IdentityProviderUnreachable(`${what} unreachable at ${url.href}: ${describe(error)}`);
   }
   if (response.status !== 200) {
     await response.body?.cancel().catch(() => undefined);
-    throw new AuthFailure(`${what} at ${url.href} answered HTTP ${response.status}`);
+    throw new IdentityProviderUnreachable(`${what} at ${url.href} answered HTTP ${response.status}`);
   }
   try {
     return (await response.json());
   } catch {
-    throw new AuthFailure(`${what} at ${url.href} is not JSON`);
+    throw new IdentityProviderUnreachable(`${what} at ${url.href} is not JSON`);
   }
 }
 

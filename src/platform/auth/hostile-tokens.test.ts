@@ -155,8 +155,8 @@ describe('hostile bearer tokens', () => {
     await fresh.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' }, { header: { jku: `${attacker.url}/jwks` } })}`).catch(() => undefined);
     await fresh.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', aud: 'api://other' })}`).catch(() => undefined);
     expect(warnings).toEqual([
-      { reason: 'token header carries a key reference (jku)', count: 1, token: expect.stringMatching(/^sha256:[\w-]{12}$/) },
-      { reason: expect.stringContaining('"aud"'), count: 1, token: expect.stringMatching(/^sha256:/) },
+      { event: 'auth.token.refused', category: 'malformed', reason: 'token header carries a key reference (jku)', count: 1, token: expect.stringMatching(/^sha256:[\w-]{12}$/) },
+      { event: 'auth.token.refused', category: 'invalid_claims', reason: expect.stringContaining('"aud"'), count: 1, token: expect.stringMatching(/^sha256:/) },
     ]);
   });
 

@@ -2,7 +2,7 @@
 // refetched, an unknown kid at most once per cooldown; keys come from the discovered JWKS only.
 import { createLocalJWKSet, errors, type CryptoKey, type JSONWebKeySet, type JWTHeaderParameters, type LocalJWKSet } from 'jose';
 import type { Clock } from '../clock/index.js';
-import { AuthFailure } from './auth-failure.js';
+import { AuthFailure, IdentityProviderUnreachable } from './auth-failure.js';
 import { assertMetadataUrl, fetchMetadataJson } from './fetch-metadata-json.js';
 
 /** Keys older than this are refetched before use (jose's remote-JWKS default). */
@@ -51,9 +51,9 @@ export class IdentityMetadata {
     this.#failureRetryMs = Math.min(FAILED_LOAD_RETRY_MS, options.refreshCooldownMs);
   }
 
-  /** Discovery plus a usable key set; throws AuthFailure when the provider cannot be loaded. */
+  /** Discovery plus a usable key set; throws IdentityProviderUnreachable when the provider cannot be loaded. */
   async load(): Promise<SigningMetadata> {
-    if (this.#abort.signal.aborted) throw new AuthFailure('authenticator closed');
+    if (this.#abort.signal.aborted) throw new IdentityProviderUnreachable('authenticator closed');
     const discovery = await this.#discover();
     const now = this.#options.clock.now();
     const stale = this.#keys === undefined || now - this.#keysFetchedAt >= JWKS_MAX_AGE_MS;
@@ -65,7 +65,7 @@ export class IdentityMetadata {
         if (this.#keys === undefined) throw error;
       }
     }
-    if (this.#keys === undefined) throw new AuthFailure(this.#lastFailure);
+    if (this.#keys === undefined) throw new IdentityProviderUnreachable(this.#lastFailure);
     return { issuer: discovery.issuer, resolveKey: (header) => this.#resolveKey(discovery, header) };
   }
 
@@ -75,7 +75,7 @@ export class IdentityMetadata {
 
   async #resolveKey(discovery: Discovery, header: JWTHeaderParameters): Promise<CryptoKey> {
     const keys = this.#keys;
-    if (keys === undefined) throw new AuthFailure(this.#lastFailure);
+    if (keys === undefined) throw new IdentityProviderUnreachable(this.#lastFailure);
     try {
       return await keys(header);
     } catch (error) {
@@ -84,12 +84,12 @@ export class IdentityMetadata {
     // Unknown kid: one refetch per cooldown, shared by every request that hits it meanwhile.
     if (this.#pendingKeys === undefined) {
       if (this.#options.clock.now() - this.#keysAttemptAt < this.#options.refreshCooldownMs) {
-        throw new AuthFailure('no signing key matches the token (JWKS refresh cooling down)');
+        throw new AuthFailure('no signing key matches the token (JWKS refresh cooling down)', 'unknown_key');
       }
     }
     await this.#refreshKeys(discovery);
     const refreshed = this.#keys;
-    if (refreshed === undefined) throw new AuthFailure(this.#lastFailure);
+    if (refreshed === undefined) throw new IdentityProviderUnreachable(this.#lastFailure);
     return refreshed(header);
   }
 
@@ -97,7 +97,7 @@ export class IdentityMetadata {
     if (this.#discovery !== undefined) return Promise.resolve(this.#discovery);
     if (this.#pendingDiscovery !== undefined) return this.#pendingDiscovery;
     if (this.#options.clock.now() - this.#discoveryAttemptAt < this.#failureRetryMs) {
-      return Promise.reject(new AuthFailure(this.#lastFailure));
+      return Promise.reject(new IdentityProviderUnreachable(this.#lastFailure));
     }
     this.#discoveryAttemptAt = this.#options.clock.now();
     const pending = this.#fetchDiscovery()
@@ -118,13 +118,13 @@ export class IdentityMetadata {
     try {
       url = new URL(`${this.#options.authority}/.well-known/openid-configuration`);
     } catch {
-      throw new AuthFailure(`authority ${this.#options.authority} is not a URL`);
+      throw new IdentityProviderUnreachable(`authority ${this.#options.authority} is not a URL`);
     }
     const document = await fetchMetadataJson(url, 'OpenID discovery document', this.#fetchOptions());
-    if (typeof document !== 'object' || document === null) throw new AuthFailure('discovery document is not an object');
+    if (typeof document !== 'object' || document === null) throw new IdentityProviderUnreachable('discovery document is not an object');
     const { issuer, jwks_uri: jwksUri } = document as Record<string, unknown>;
-    if (typeof issuer !== 'string' || issuer === '') throw new AuthFailure('discovery document has no issuer');
-    if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri)) throw new AuthFailure('discovery document has no valid jwks_uri');
+    if (typeof issuer !== 'string' || issuer === '') throw new IdentityProviderUnreachable('discovery document has no issuer');
+    if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri)) throw new IdentityProviderUnreachable('discovery document has no valid jwks_uri');
     const parsed = new URL(jwksUri);
     assertMetadataUrl(parsed, 'JWKS', this.#options.requireHttps);
     return { issuer, jwksUri: parsed };
@@ -154,7 +154,7 @@ export class IdentityMetadata {
     try {
       return createLocalJWKSet(document as JSONWebKeySet);
     } catch {
-      throw new AuthFailure('JWKS document is not a valid JSON Web Key Set');
+      throw new IdentityProviderUnreachable('JWKS document is not a valid JSON Web Key Set');
     }
   }
 

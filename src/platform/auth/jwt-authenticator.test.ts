@@ -8,7 +8,7 @@ import { startDevIdp, type DevIdp } from '../../cli/dev-idp/index.js';
 import { ManualClock } from '../clock/index.js';
 import type { AuthConfig } from '../config/types.js';
 import { isProblemError } from '../problems/index.js';
-import { createAuthenticator, UNAUTHORIZED_DETAIL, type Authenticator } from './index.js';
+import { createAuthenticator, IDENTITY_PROVIDER_UNREACHABLE_DETAIL, UNAUTHORIZED_DETAIL, type Authenticator } from './index.js';
 
 // Observe signature verifications without changing them: the cache must skip this call.
 vi.mock('jose', async (importOriginal) => {
@@ -65,6 +65,16 @@ async function expectUnauthorized(promise: Promise<unknown>): Promise<void> {
   );
   expect(isProblemError(error)).toBe(true);
   expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+}
+
+/** The identity provider could not be reached: 503, never the 401 that would blame the token. */
+async function expectIdentityProviderUnavailable(promise: Promise<unknown>): Promise<void> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(isProblemError(error)).toBe(true);
+  expect(error).toMatchObject({ code: 'unavailable', detail: IDENTITY_PROVIDER_UNREACHABLE_DETAIL, headers: { 'retry-after': '5' } });
 }
 
 describe('JWT authenticator with a valid token', () => {
@@ -206,19 +216,26 @@ describe('JWT authenticator readiness', () => {
     expect(paths).toHaveLength(2);
   });
 
-  it('answers 401, never a 500, and is not ready while discovery is unreachable', async () => {
+  it('answers 503 (not 401, never 500) and is not ready while discovery is unreachable, with one warn per state change', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'portcullis-auth-'));
     onTestFinished(() => rm(stateDir, { recursive: true, force: true }));
     const first = await startDevIdp({ port: 0, stateDir, clock });
     const token = await first.mintToken({ sub: 'a' });
     await first.close();
     const warnings: object[] = [];
-    const auth = createAuthenticator(authConfig(first), { clock, log: { warn: (obj) => warnings.push(obj) } });
+    const infos: object[] = [];
+    const failures: string[] = [];
+    const auth = createAuthenticator(authConfig(first), {
+      clock,
+      log: { warn: (obj) => warnings.push(obj), info: (obj) => infos.push(obj) },
+      onFailure: (category) => failures.push(category),
+    });
     onTestFinished(() => auth.close());
 
-    await expectUnauthorized(auth.authenticate(`Bearer ${token}`));
+    for (let i = 0; i < 5; i += 1) await expectIdentityProviderUnavailable(auth.authenticate(`Bearer ${token}`));
     await expect(auth.ready()).resolves.toBe(false);
-    expect(JSON.stringify(warnings)).toContain('unreachable');
+    expect(warnings).toEqual([{ event: 'identity_provider.unreachable', reason: expect.stringContaining('unreachable') }]);
+    expect(failures).toEqual(Array(5).fill('identity_provider_unavailable'));
 
     // Same state directory: same tenant, port and key. Readiness returns after the retry backoff.
     const again = await startDevIdp({ stateDir, clock });
@@ -226,19 +243,21 @@ describe('JWT authenticator readiness', () => {
     clock.advance(5_000);
     await expect(auth.ready()).resolves.toBe(true);
     await expect(auth.authenticate(`Bearer ${token}`)).resolves.toMatchObject({ ownerId: 'sub:a' });
+    expect(infos).toEqual([{ event: 'identity_provider.reachable' }]);
+    expect(warnings).toHaveLength(1);
   });
 
   it('refuses http metadata when RequireHttpsMetadata is true, without contacting the provider', async () => {
     const { idp, auth, paths } = setup({ requireHttpsMetadata: true });
-    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' })}`));
+    await expectIdentityProviderUnavailable(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' })}`));
     await expect(auth.ready()).resolves.toBe(false);
     expect(paths).toHaveLength(0);
   });
 
-  it('answers 401 after close', async () => {
+  it('answers 503 after close (no token can be checked any more)', async () => {
     const { idp, auth } = setup();
     const token = await idp.mintToken({ sub: 'a' });
     auth.close();
-    await expectUnauthorized(auth.authenticate(`Bearer ${token}`));
+    await expectIdentityProviderUnavailable(auth.authenticate(`Bearer ${token}`));
   });
 });

@@ -1,11 +1,14 @@
-// JWT bearer mode: header → token cache → verification → Principal. Every failure is the same 401;
-// the reason goes to the log with a token fingerprint, never the token.
+// JWT bearer mode: header → token cache → verification → Principal. Every refusal is the same 401;
+// the reason goes to the log with a token fingerprint, never the token. When the identity provider
+// cannot be reached no token can be checked: that is a 503 (said once per state change in the log),
+// not a 401 that would blame the caller's token.
 import { errors } from 'jose';
 import type { AuthConfig } from '../config/types.js';
-import { AuthFailure, unauthorizedProblem } from './auth-failure.js';
+import { AuthFailure, IdentityProviderUnreachable, identityProviderUnavailableProblem, unauthorizedProblem, type AuthFailureCategory } from './auth-failure.js';
 import type { Authenticator, AuthenticatorDeps } from './authenticator.js';
 import { parseBearerToken } from './bearer-token.js';
 import { authorityFor, IdentityMetadata } from './identity-metadata.js';
+import { IdentityProviderHealth } from './identity-provider-health.js';
 import type { Principal } from './principal.js';
 import { principalFromClaims } from './principal-from-claims.js';
 import { RefusalLog } from './refusal-log.js';
@@ -27,12 +30,15 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
   const cache = new TokenCache({ clock, ...(deps.tokenCacheSize === undefined ? {} : { maxEntries: deps.tokenCacheSize }) });
   const policy: TokenPolicy = { audiences: audiencesFor(config.clientId), validIssuers: config.validIssuers, clock };
   const refusals = new RefusalLog(log, config.refusalLogIntervalMs);
+  const health = new IdentityProviderHealth(log);
+  const onFailure = deps.onFailure ?? (() => undefined);
 
   async function verify(token: string, digest: string): Promise<Principal> {
     const signing = await metadata.load();
+    health.loaded();
     const { claims, expiresAtMs } = await verifyToken(token, signing, policy);
     const principal = principalFromClaims(claims);
-    if (principal === null) throw new AuthFailure('token carries no usable identity claim (oid, objectidentifier, nameidentifier, sub, name)');
+    if (principal === null) throw new AuthFailure('token carries no usable identity claim (oid, objectidentifier, nameidentifier, sub, name)', 'no_identity');
     cache.set(digest, principal, expiresAtMs);
     return principal;
   }
@@ -41,6 +47,7 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
     async authenticate(authorization) {
       if (authorization === undefined) {
         log.debug?.({ reason: 'no authorization header' }, 'bearer authentication failed');
+        onFailure('missing');
         throw unauthorizedProblem();
       }
       let digest: string | undefined;
@@ -49,17 +56,24 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
         digest = tokenDigest(token);
         return cache.get(digest) ?? (await verify(token, digest));
       } catch (error) {
+        const category = failureCategory(error);
+        onFailure(category);
+        if (error instanceof IdentityProviderUnreachable) {
+          health.failed(error.message);
+          throw identityProviderUnavailableProblem();
+        }
         // The token itself is never logged: a digest prefix is enough to correlate. Counted per reason.
-        refusals.record(failureReason(error), digest === undefined ? null : `sha256:${digest.slice(0, 12)}`);
+        refusals.record(failureReason(error), digest === undefined ? null : `sha256:${digest.slice(0, 12)}`, category);
         throw unauthorizedProblem(digest !== undefined);
       }
     },
     async ready() {
       try {
         await metadata.load();
+        health.loaded();
         return true;
       } catch (error) {
-        log.debug?.({ reason: failureReason(error) }, 'identity metadata not loadable');
+        health.failed(failureReason(error));
         return false;
       }
     },
@@ -69,6 +83,25 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
       cache.clear();
     },
   };
+}
+
+/** jose's error codes by category; anything else from jose is `other`. */
+const JOSE_CATEGORIES: Readonly<Record<string, AuthFailureCategory>> = {
+  ERR_JWT_EXPIRED: 'expired',
+  ERR_JWT_CLAIM_VALIDATION_FAILED: 'invalid_claims',
+  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: 'invalid_signature',
+  ERR_JOSE_ALG_NOT_ALLOWED: 'algorithm',
+  ERR_JOSE_NOT_SUPPORTED: 'algorithm',
+  ERR_JWS_INVALID: 'malformed',
+  ERR_JWT_INVALID: 'malformed',
+  ERR_JWKS_NO_MATCHING_KEY: 'unknown_key',
+  ERR_JWKS_MULTIPLE_MATCHING_KEYS: 'unknown_key',
+};
+
+export function failureCategory(error: unknown): AuthFailureCategory {
+  if (error instanceof AuthFailure) return error.category;
+  if (error instanceof errors.JOSEError) return JOSE_CATEGORIES[error.code] ?? 'other';
+  return 'other';
 }
 
 function failureReason(error: unknown): string {

@@ -14,19 +14,19 @@ describe('RefusalLog', () => {
   it('logs the first refusal of a reason at once and one line with the count per later interval', () => {
     const refusals = new RefusalLog(log, 60_000);
     for (let i = 0; i < 10_000; i += 1) refusals.record('signature verification failed', `sha256:${i}`);
-    expect(lines).toEqual([{ object: { reason: 'signature verification failed', count: 1, token: 'sha256:0' }, message: REFUSAL_MESSAGE }]);
+    expect(lines).toEqual([{ object: { event: 'auth.token.refused', category: 'other', reason: 'signature verification failed', count: 1, token: 'sha256:0' }, message: REFUSAL_MESSAGE }]);
     vi.advanceTimersByTime(59_999);
     expect(lines).toHaveLength(1);
     vi.advanceTimersByTime(1);
-    expect(lines[1]).toEqual({ object: { reason: 'signature verification failed', count: 9_999, token: 'sha256:9999' }, message: REFUSAL_MESSAGE });
+    expect(lines[1]).toEqual({ object: { event: 'auth.token.refused', category: 'other', reason: 'signature verification failed', count: 9_999, token: 'sha256:9999' }, message: REFUSAL_MESSAGE });
     refusals.record('signature verification failed', 'sha256:late');
     vi.advanceTimersByTime(60_000);
-    expect(lines[2]!.object).toEqual({ reason: 'signature verification failed', count: 1, token: 'sha256:late' });
+    expect(lines[2]!.object).toEqual({ event: 'auth.token.refused', category: 'other', reason: 'signature verification failed', count: 1, token: 'sha256:late' });
     // A quiet interval closes the window; the next refusal is logged at once again.
     vi.advanceTimersByTime(60_000);
     expect(lines).toHaveLength(3);
     refusals.record('signature verification failed', 'sha256:again');
-    expect(lines[3]!.object).toEqual({ reason: 'signature verification failed', count: 1, token: 'sha256:again' });
+    expect(lines[3]!.object).toEqual({ event: 'auth.token.refused', category: 'other', reason: 'signature verification failed', count: 1, token: 'sha256:again' });
     expect(vi.getTimerCount()).toBe(1);
     refusals.close();
     expect(vi.getTimerCount()).toBe(0);
@@ -39,13 +39,13 @@ describe('RefusalLog', () => {
       refusals.record('bad audience', null);
     }
     expect(lines.map((line) => line.object)).toEqual([
-      { reason: 'expired', count: 1, token: null },
-      { reason: 'bad audience', count: 1, token: null },
+      { event: 'auth.token.refused', category: 'other', reason: 'expired', count: 1, token: null },
+      { event: 'auth.token.refused', category: 'other', reason: 'bad audience', count: 1, token: null },
     ]);
     vi.advanceTimersByTime(1_000);
     expect(lines.slice(2).map((line) => line.object)).toEqual([
-      { reason: 'expired', count: 4, token: null },
-      { reason: 'bad audience', count: 4, token: null },
+      { event: 'auth.token.refused', category: 'other', reason: 'expired', count: 4, token: null },
+      { event: 'auth.token.refused', category: 'other', reason: 'bad audience', count: 4, token: null },
     ]);
     refusals.close();
   });
@@ -56,8 +56,8 @@ describe('RefusalLog', () => {
     refusals.record('r', 'b');
     refusals.close();
     expect(lines.map((line) => line.object)).toEqual([
-      { reason: 'r', count: 1, token: 'a' },
-      { reason: 'r', count: 1, token: 'b' },
+      { event: 'auth.token.refused', category: 'other', reason: 'r', count: 1, token: 'a' },
+      { event: 'auth.token.refused', category: 'other', reason: 'r', count: 1, token: 'b' },
     ]);
   });
 
@@ -65,9 +65,9 @@ describe('RefusalLog', () => {
     const refusals = new RefusalLog(log, 60_000);
     for (let i = 0; i < MAX_TRACKED_REASONS + 100; i += 1) refusals.record(`reason ${i}`, null);
     expect(lines).toHaveLength(MAX_TRACKED_REASONS + 1);
-    expect(lines.at(-1)!.object).toEqual({ reason: OTHER_REASONS, count: 1, token: null });
+    expect(lines.at(-1)!.object).toEqual({ event: 'auth.token.refused', category: 'other', reason: OTHER_REASONS, count: 1, token: null });
     expect(vi.getTimerCount()).toBe(MAX_TRACKED_REASONS + 1);
     refusals.close();
-    expect(lines.at(-1)!.object).toEqual({ reason: OTHER_REASONS, count: 99, token: null });
+    expect(lines.at(-1)!.object).toEqual({ event: 'auth.token.refused', category: 'other', reason: OTHER_REASONS, count: 99, token: null });
   });
 });

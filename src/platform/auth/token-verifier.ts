@@ -32,7 +32,7 @@ export function audiencesFor(clientId: string): string[] {
 export async function verifyToken(token: string, metadata: SigningMetadata, policy: TokenPolicy): Promise<VerifiedToken> {
   const resolveKey = (header: JWTHeaderParameters) => {
     const reference = KEY_REFERENCE_HEADERS.find((name) => Object.hasOwn(header, name));
-    if (reference !== undefined) throw new AuthFailure(`token header carries a key reference (${reference})`);
+    if (reference !== undefined) throw new AuthFailure(`token header carries a key reference (${reference})`, 'malformed');
     return metadata.resolveKey(header);
   };
   const { payload } = await jwtVerify(token, resolveKey, {

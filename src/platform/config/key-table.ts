@@ -12,6 +12,7 @@ import { evaluationKeys } from './keys/evaluation-keys.js';
 import { httpKeys } from './keys/http-keys.js';
 import { loggingKeys } from './keys/logging-keys.js';
 import { mcpServerKeys } from './keys/mcp-server-keys.js';
+import { observabilityKeys } from './keys/observability-keys.js';
 import { rateLimitKeys } from './keys/rate-limit-keys.js';
 import { storageKeys } from './keys/storage-keys.js';
 import { toolKeys } from './keys/tool-keys.js';
@@ -33,4 +34,5 @@ export const keyTable: readonly KeyEntry[] = [
   ...loggingKeys,
   ...storageKeys,
   ...consoleKeys,
+  ...observabilityKeys,
 ];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig, type LoadConfigOptions } from './index.js';
+import { TRACING_OFF } from './otel-environment.js';
 
 const anonymousDevelopment = {
   PORTCULLIS_ENVIRONMENT: 'Development',
@@ -140,6 +141,7 @@ describe('loadConfig defaults', () => {
       logging: { level: 'info', maxStringLength: 8192 },
       storage: { provider: 'Memory', postgres: { connectionString: null, schema: 'portcullis', maxConnections: 10 }, runLeaseTtlMs: 15_000 },
       console: { enabled: true, clientId: null, scope: null },
+      observability: { metrics: { enabled: true }, tracing: TRACING_OFF },
     };
     expect(loaded()).toEqual(expected);
   });

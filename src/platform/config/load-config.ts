@@ -9,6 +9,7 @@ import { readEnvLayer } from './env-layer.js';
 import { readFileLayers } from './file-layers.js';
 import { readHostSettings } from './host-settings.js';
 import { keyTable } from './key-table.js';
+import { readTracingEnvironment } from './otel-environment.js';
 import { applyRules } from './rules/config-rules.js';
 import type { DraftConfig } from './rules/config-rule.js';
 import { buildSchemaTree } from './schema-tree.js';
@@ -49,9 +50,14 @@ export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadCo
   const built = buildConfig(merged, schema, { cwd, development });
   const draft = { environment, ...built.value } as unknown as DraftConfig;
   const ruled = applyRules(draft, built.failedKeys, { development });
-  problems.push(...built.problems, ...ruled.problems);
+  const tracing = readTracingEnvironment(env);
+  problems.push(...built.problems, ...ruled.problems, ...tracing.problems);
   if (problems.length > 0) return { ok: false, problems };
 
-  const config: AppConfig = { ...draft, mcpServers: shapeMcpServers(draft.mcpServers) };
+  const config: AppConfig = {
+    ...draft,
+    mcpServers: shapeMcpServers(draft.mcpServers),
+    observability: { ...draft.observability, tracing: tracing.value },
+  };
   return { ok: true, config: deepFreeze(config), warnings: [...files.warnings, ...built.warnings, ...ruled.warnings] };
 }

@@ -170,6 +170,29 @@ export interface StorageConfig {
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
+/** How sampled traces are chosen (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG). */
+export interface TracingSampler {
+  readonly kind: 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+  readonly ratio: number;
+}
+
+/** OpenTelemetry tracing, from the standard OTEL_* variables (otel-environment.ts); off without an endpoint. */
+export interface TracingConfig {
+  readonly enabled: boolean;
+  /** The OTLP/HTTP traces URL (`…/v1/traces`), null when off. */
+  readonly endpoint: string | null;
+  readonly protocol: 'http/protobuf' | 'http/json';
+  /** Export request headers (often an API key): a secret, never logged. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly compression: 'gzip' | 'none';
+  readonly serviceName: string;
+  readonly resourceAttributes: Readonly<Record<string, string>>;
+  readonly sampler: TracingSampler;
+  readonly propagators: readonly ('tracecontext' | 'baggage')[];
+  readonly batch: { readonly scheduleDelayMs: number; readonly exportTimeoutMs: number; readonly maxQueueSize: number; readonly maxExportBatchSize: number };
+}
+
 export interface AppConfig {
   readonly environment: string;
   readonly bundleExecution: BundleExecutionConfig;
@@ -212,5 +235,10 @@ export interface AppConfig {
     readonly clientId: string | null;
     /** null: `openid profile api://{ClientId}/.default`. */
     readonly scope: string | null;
+  };
+  /** AppConfig:Observability (metrics) and the OTEL_* variables (tracing). */
+  readonly observability: {
+    readonly metrics: { readonly enabled: boolean };
+    readonly tracing: TracingConfig;
   };
 }

@@ -24,12 +24,16 @@ describe('clientErrorHandler', () => {
     const [head, body] = written().split('\r\n\r\n');
     expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
     expect(head).toContain('content-type: application/problem+json');
+    // No request was read, so no id could be accepted: a fresh one, echoed and in the document.
+    const requestId = /\r\nx-request-id: ([0-9a-f-]{36})(\r\n|$)/.exec(head!)?.[1];
+    expect(requestId).toBeDefined();
     expect(JSON.parse(body!)).toEqual({
       type: 'urn:portcullis:problem:request-timeout',
       title: 'Request timeout',
       status: 408,
       detail: 'The request did not arrive in time.',
       instance: '/api/bundles',
+      traceId: requestId,
     });
   });
 

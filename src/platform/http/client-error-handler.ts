@@ -7,26 +7,30 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import { ProblemError, toProblem } from '../problems/index.js';
 import { allowedMethods } from './problem-handlers.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^\s?#]{0,2047})[^\s]* HTTP\/1\.[01]\r?$/;
 
 export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   // A reset connection has nothing left to answer (https://nodejs.org/api/http.html#event-clienterror).
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  this.log.debug({ code: error.code }, 'client error');
   const line = REQUEST_LINE.exec(requestLine(error));
   const path = line?.[2] ?? '/';
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const rendered = toProblem(problemFor(this, error, line === null ? undefined : path), path);
+  // The parser gave up before the headers were read: a fresh id, echoed and in the document.
+  const requestId = requestIdFrom(undefined);
+  this.log.debug({ code: error.code, reqId: requestId }, 'client error');
+  const rendered = toProblem(problemFor(this, error, line === null ? undefined : path), path, requestId);
   const body = JSON.stringify(rendered.body);
   const head = [
     `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? ''}`,
     'content-type: application/problem+json',
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
+    `${REQUEST_ID_HEADER}: ${requestId}`,
     ...Object.entries(rendered.headers).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, PROBLEM_CONTENT_TYPE, toProblem } from '../problems/index.js';
 import { mapFrameworkError } from './framework-errors.js';
 import { MethodRouter } from './method-router.js';
+import { REQUEST_ID_HEADER, traceIdOf } from './request-id.js';
 
 export function requestPath(request: FastifyRequest): string {
   const q = request.url.indexOf('?');
@@ -11,7 +12,10 @@ export function requestPath(request: FastifyRequest): string {
 }
 
 export function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
-  const rendered = toProblem(error, requestPath(reply.request));
+  const request = reply.request;
+  const rendered = toProblem(error, requestPath(request), traceIdOf(request));
+  // Also here: router errors (bad URLs) are answered before any hook runs.
+  reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
   return reply
     .code(rendered.status)
     .headers(rendered.headers)

@@ -14,6 +14,7 @@ export const ProblemDetailsSchema = Type.Object(
     status: Type.Integer(),
     detail: Type.String(),
     instance: Type.String(),
+    traceId: Type.String({ description: 'The W3C trace id of the request when tracing is on, else its X-Request-Id.' }),
   },
   { $id: 'ProblemDetails', additionalProperties: true, description: 'RFC 7807 problem document (application/problem+json).' },
 );

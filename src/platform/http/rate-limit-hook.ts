@@ -7,13 +7,23 @@ import type { RateLimitPolicy } from '../config/types.js';
 import { rateLimitedProblem } from '../rate-limit/index.js';
 import type { RateWindows } from '../storage/index.js';
 
-export function installRateLimits(app: FastifyInstance, rates: RateWindows, permitsPerMinute: Readonly<Record<RateLimitPolicy, number>>): void {
+/** `onRefused` hears each 429 by policy (the rate-limit refusal metric). */
+export function installRateLimits(
+  app: FastifyInstance,
+  rates: RateWindows,
+  permitsPerMinute: Readonly<Record<RateLimitPolicy, number>>,
+  onRefused?: (policy: RateLimitPolicy) => void,
+): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const policy = request.routeOptions.config.rateLimit;
     if (policy === undefined) return done();
     const key = request.principal?.ownerId ?? `ip:${request.ip}`;
     rates.take(policy, key, permitsPerMinute[policy]).then(
-      (verdict) => done(verdict.allowed ? undefined : rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy)),
+      (verdict) => {
+        if (verdict.allowed) return done();
+        onRefused?.(policy);
+        done(rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy));
+      },
       (error: unknown) => done(error as Error),
     );
   });

@@ -3,10 +3,12 @@
 // two, which carried the whole request and reply for the logger to deep-copy and scan. The other
 // lines it writes keep the error (redacted like every logged value) but never a framework object.
 // Deliberately never logs the URL (its query can carry a caller's secrets), headers or bodies.
+// The same moment feeds the HTTP request histogram when metrics are on (http-request-metrics.ts).
 import { hash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/index.js';
 import { RequestLogLine } from '../log/index.js';
+import type { HttpRequestMetrics } from './http-request-metrics.js';
 
 /** Owner digests by principal: the token cache and anonymous mode hand out the same object per caller. */
 const digests = new WeakMap<Principal, string>();
@@ -21,12 +23,12 @@ export function ownerDigest(principal: Principal): string {
   return digest;
 }
 
-function lineFor(request: FastifyRequest, reply: FastifyReply): RequestLogLine {
+function lineFor(request: FastifyRequest, reply: FastifyReply, route = request.routeOptions.url ?? null): RequestLogLine {
   // Undefined, not null, on routes of plugins registered before authentication (the /docs page).
   const principal = request.principal as Principal | null | undefined;
   return new RequestLogLine(
     request.method,
-    request.routeOptions.url ?? null,
+    route,
     reply.statusCode,
     Math.round(reply.elapsedTime * 100) / 100,
     principal == null ? null : ownerDigest(principal),
@@ -34,11 +36,22 @@ function lineFor(request: FastifyRequest, reply: FastifyReply): RequestLogLine {
 }
 
 export class RequestLogController extends LogController {
+  readonly #metrics: HttpRequestMetrics | null;
+
+  constructor(metrics: HttpRequestMetrics | null = null) {
+    super();
+    this.#metrics = metrics;
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) reply.log.error({ ...lineFor(request, reply), err: error }, 'request errored');
-    else reply.log.info(lineFor(request, reply), 'request completed');
+    // routeOptions builds a new object per read: read once.
+    const options = request.routeOptions;
+    const route = options.url ?? null;
+    this.#metrics?.observe(options.config, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    if (error) reply.log.error({ ...lineFor(request, reply, route), err: error }, 'request errored');
+    else reply.log.info(lineFor(request, reply, route), 'request completed');
   }
 
   override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {

@@ -43,7 +43,7 @@ export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Objec
     meaning: 'The request headers are larger than the host reads; the connection is closed.',
   },
   internal: { status: 500, title: 'Bundle operation failed', meaning: 'An unexpected error; the details are in the host log only.' },
-  unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached, or the storage cannot be reached; retry later.' },
+  unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached, the storage or the identity provider cannot be reached, or the service is shutting down; retry later.' },
   'deadline-exceeded': { status: 504, title: 'Deadline exceeded', meaning: 'A direct tool invocation ran past its deadline.' },
 });
 

@@ -21,24 +21,29 @@ export interface RenderedProblem {
   readonly body: ProblemDocument;
 }
 
+/**
+ * The document; `traceId` (DESIGN §12: the request's trace id, or its request id) comes last when
+ * given. Extensions come first so they can never overwrite the standard members.
+ */
 export function problemDocument(
   code: ProblemCode,
   detail: string,
   instance: string,
   extensions: Readonly<Record<string, unknown>> = {},
+  traceId?: string,
 ): ProblemDocument {
   const entry = problemCatalog[code];
-  // Extensions first so they can never overwrite the standard members.
-  return { ...extensions, type: problemType(code), title: entry.title, status: entry.status, detail, instance };
+  const body: ProblemDocument = { ...extensions, type: problemType(code), title: entry.title, status: entry.status, detail, instance };
+  return traceId === undefined ? body : { ...body, traceId };
 }
 
-export function toProblem(error: unknown, instance: string): RenderedProblem {
+export function toProblem(error: unknown, instance: string, traceId?: string): RenderedProblem {
   if (isProblemError(error)) {
     return {
       status: problemCatalog[error.code].status,
       headers: error.headers,
-      body: problemDocument(error.code, error.detail, instance, error.extensions),
+      body: problemDocument(error.code, error.detail, instance, error.extensions, traceId),
     };
   }
-  return { status: 500, headers: {}, body: problemDocument('internal', GENERIC_INTERNAL_DETAIL, instance) };
+  return { status: 500, headers: {}, body: problemDocument('internal', GENERIC_INTERNAL_DETAIL, instance, {}, traceId) };
 }

@@ -9,3 +9,4 @@ export { StreamRedactor, DEFAULT_HOLD_BACK_CHARS, type StreamRedactorOptions } f
 export { secretRules } from './secret-rules.js';
 export { MAX_REDACTION_DEPTH } from './depth-limit.js';
 export type { SecretRule, SecretRuleExamples } from './secret-rule.js';
+export { redactionCounts } from './redaction-tally.js';

@@ -2,6 +2,7 @@
 // marker; spans are clipped to the range, so a caller may cut at a span's edge and redact in pieces.
 import { REDACTED } from './redacted.js';
 import type { SecretMatch } from './find-secret-matches.js';
+import { countRedaction } from './redaction-tally.js';
 
 /** Span starts and ends as plain number arrays: cheap to collect for 10⁵ spans. */
 export interface SecretSpans {
@@ -13,6 +14,7 @@ export function redactRange(text: string, matches: readonly SecretMatch[], from:
   const spans: SecretSpans = { starts: [], ends: [] };
   for (const match of matches) {
     if (match.accepted) {
+      if (match.secretStart < to && match.secretEnd > from) countRedaction(match.rule.id);
       spans.starts.push(match.secretStart);
       spans.ends.push(match.secretEnd);
     }

@@ -6,6 +6,7 @@ import { decodedViews } from './decoded-views.js';
 import { scanSecrets, type SecretMatchVisitor } from './find-secret-matches.js';
 import { redactSpans, type SecretSpans } from './redact-range.js';
 import { secretRules } from './secret-rules.js';
+import { countRedaction } from './redaction-tally.js';
 
 export function redactText(text: string): string {
   const spans: SecretSpans = { starts: [], ends: [] };
@@ -16,8 +17,9 @@ export function redactText(text: string): string {
 
 /** Records accepted secrets as spans of the original text (through `toRaw` when scanning a decoding). */
 function collectInto(spans: SecretSpans, toRaw?: Int32Array): SecretMatchVisitor {
-  return (_rule, _start, end, secretStart, accepted) => {
+  return (rule, _start, end, secretStart, accepted) => {
     if (!accepted) return;
+    countRedaction(rule.id);
     spans.starts.push(toRaw === undefined ? secretStart : toRaw[secretStart]!);
     spans.ends.push(toRaw === undefined ? end : toRaw[end]!);
   };

@@ -8,6 +8,7 @@ import { REDACTED } from './redacted.js';
 import type { SecretRule } from './secret-rule.js';
 import { secretRules } from './secret-rules.js';
 import { Suppression } from './suppression.js';
+import { countRedaction } from './redaction-tally.js';
 
 export interface StreamRedactorOptions {
   /**
@@ -95,6 +96,7 @@ export class StreamRedactor {
       // The rest of the block is a secret whatever follows: say so now and drop it as it arrives.
       const merged = matches.some((match) => match.accepted && match.secretStart < block.start && match.secretEnd > block.start);
       const emitted = redactRange(text, matches, base, block.start) + (merged ? '' : REDACTED);
+      countRedaction(block.rule.id);
       const inside = Suppression.startingAt(text, block.markerEnd, this.#offset - base);
       this.#consume(block.markerEnd - base);
       this.#mode = { kind: 'block', rule: block.rule, inside };

@@ -12,10 +12,11 @@ import type { McpServerConfig } from '../../platform/config/types.js';
 import type { McpLog } from './mcp-log.js';
 import { pipeStderrToLog } from './pipe-stderr-to-log.js';
 
-export function createMcpTransport(server: string, config: McpServerConfig, log: McpLog): Transport {
+/** `fetch`: what Streamable HTTP sends through (with tracing on, one that adds the trace context). */
+export function createMcpTransport(server: string, config: McpServerConfig, log: McpLog, fetch?: typeof globalThis.fetch): Transport {
   if (config.transport === 'http') {
     // Redirects stay same-origin (the SDK default), so configured headers never follow one elsewhere.
-    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...(fetch === undefined ? {} : { fetch }) });
   }
   const transport = new StdioClientTransport({
     command: config.command,

@@ -37,6 +37,8 @@ export interface McpServerOptions {
   readonly annotationOverrides?: McpAnnotationOverrides;
   readonly log: McpLog;
   readonly clock?: Clock;
+  /** What Streamable HTTP sends through (tracing adds the trace context); global fetch by default. */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 interface Session {
@@ -77,6 +79,20 @@ export class McpServerConnection {
       this.#listing = undefined;
     });
     return [...(await raceSignal(this.#listing, signal))];
+  }
+
+  /**
+   * Whether the server is connected, connecting now if it is not (paced by the reconnect backoff, so
+   * a server that keeps failing is not dialled on every probe). Never throws or logs a failure.
+   */
+  async reachable(signal?: AbortSignal): Promise<boolean> {
+    if (this.#session !== undefined && !this.#session.dead) return true;
+    try {
+      await this.#ensureSession(signal);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {
@@ -143,7 +159,7 @@ export class McpServerConnection {
     if (this.#closed) throw new Error(`MCP server ${this.name} is closed.`);
     let session: Session | undefined;
     try {
-      const transport = createMcpTransport(this.name, this.#options.config, this.#options.log);
+      const transport = createMcpTransport(this.name, this.#options.config, this.#options.log, this.#options.fetch);
       const client = new Client(MCP_CLIENT_INFO, { capabilities: {} });
       const created: Session = { client, transport, dead: false };
       session = created;

@@ -11,6 +11,8 @@ export interface McpServerManagerOptions {
   readonly connectTimeoutMs?: number;
   readonly log: McpLog;
   readonly clock?: Clock;
+  /** What Streamable HTTP servers are called through (tracing adds the trace context). */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 /** Server names end at the first `__` of a catalog name, so they must not contain one. */
@@ -50,6 +52,12 @@ export class McpServerManager {
   async allTools(signal?: AbortSignal): Promise<Tool[]> {
     const perServer = await Promise.all(this.servers().map((server) => this.toolsOf(server, signal)));
     return perServer.flat();
+  }
+
+  /** Per configured server, whether it is connected (connecting it if need be); readiness and the start-up banner. */
+  async reachability(signal?: AbortSignal): Promise<Record<string, boolean>> {
+    const entries = await Promise.all([...this.#connections].map(async ([name, connection]) => [name, await connection.reachable(signal)] as const));
+    return Object.fromEntries(entries);
   }
 
   async close(): Promise<void> {

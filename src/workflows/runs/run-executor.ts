@@ -15,6 +15,7 @@ import type { Timers } from '../engine/timers.js';
 import { createStepRunners, type StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { ApprovalDesk } from './approval-desk.js';
 import { logStepRunners } from './log-step-runners.js';
+import { traceStepRunners } from './trace-step-runners.js';
 import { RunRecorder } from './run-recorder.js';
 import { isFinal, type FinalStatus } from './run-status.js';
 import { LIVE_STATES, type RunStore } from './run-store.js';
@@ -90,7 +91,7 @@ export class RunExecutor {
     let outcome: GraphOutcome | undefined;
     try {
       outcome = await executeWorkflow(buildGraph(plan.workflow, new Map(plan.subPlans.map((w) => [w.id, w]))), data.input, signal, {
-        runners: logStepRunners(createStepRunners(this.#d.steps, data), logger, data),
+        runners: traceStepRunners(logStepRunners(createStepRunners(this.#d.steps, data), logger, data), this.#d.steps.tracing, data),
         clock,
         timers: this.#d.timers,
         gates: desk,

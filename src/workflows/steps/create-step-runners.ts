@@ -1,5 +1,6 @@
 // The six real step runners for one run: the tool-using ones are bound to the run's owner and to the
 // envelope captured when the run started; every output is measured against the run's output bounds.
+import type { Tracing } from '../../platform/tracing/index.js';
 import type { ChatModel } from '../../models/index.js';
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
@@ -22,6 +23,8 @@ export interface StepRunnerDependencies {
   readonly validator: ParameterValidator;
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
   readonly limits: StepLimits;
+  /** With tracing on, each step is a span (runs/trace-step-runners.ts). */
+  readonly tracing?: Tracing;
 }
 
 export function createStepRunners(

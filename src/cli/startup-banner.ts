@@ -1,0 +1,42 @@
+// The lines `portcullis serve` prints once it listens: what an operator needs to see at a glance —
+// which surfaces are on, how callers are authenticated (a loud line when nobody is), which model and
+// MCP servers are configured (and whether each connected), where datasets come from, which storage
+// holds the state, and where the reference, the console and the metrics are. Names and URLs from the
+// configuration only: never a key, a connection string, a header value or an MCP server's command.
+import type { AppConfig } from '../platform/config/index.js';
+
+export const ANONYMOUS_WARNING =
+  'WARNING: anonymous mode is on: no bearer token is checked and every caller is the same principal (AppConfig:AI:BundleExecution:Auth:AllowAnonymous); never expose this instance';
+
+/** `mcpServers`: per configured server, whether it connected at start-up. */
+export function startupBanner(config: AppConfig, base: string, mcpServers: Readonly<Record<string, boolean>>): string[] {
+  const on = (enabled: boolean): string => (enabled ? 'on' : 'off');
+  const auth = config.bundleExecution.auth;
+  const model = config.chatModel;
+  const lines = [
+    `surfaces: bundles ${on(config.bundleExecution.enabled)}, workflows on, evals ${on(config.evaluation.enabled)}, direct tool invocation ${on(config.directToolInvocation.enabled)}, console ${on(config.console.enabled)}, metrics ${on(config.observability.metrics.enabled)}`,
+    auth.allowAnonymous ? `auth: anonymous` : `auth: JWT bearer tokens from ${auth.instance.replace(/\/+$/, '')}/${auth.tenantId ?? '?'} (audience api://${auth.clientId ?? '?'})`,
+  ];
+  if (auth.allowAnonymous) lines.push(ANONYMOUS_WARNING);
+  lines.push(
+    model.provider === null
+      ? 'model: none configured (AppConfig:AI:ChatModel:Provider)'
+      : model.provider === 'Scripted'
+        ? `model: Scripted (canned replies${model.scriptPath === null ? '' : ` from ${model.scriptPath}`}; no model provider is called)`
+        : `model: ${model.provider} ${model.model ?? '(no model set)'}`,
+  );
+  const servers = Object.keys(config.mcpServers);
+  lines.push(
+    servers.length === 0
+      ? 'MCP servers: none'
+      : `MCP servers: ${servers.map((name) => `${name} (${config.mcpServers[name]?.transport}, ${mcpServers[name] === true ? 'connected' : 'NOT connected'})`).join(', ')}`,
+  );
+  const roots = config.evaluation.datasetRoots;
+  lines.push(`dataset roots: ${roots.length === 0 ? 'none' : roots.join(', ')}`);
+  lines.push(`storage: ${config.storage.provider}${config.storage.provider === 'Postgres' ? ` (schema ${config.storage.postgres.schema})` : ' (state is lost on restart)'}`);
+  lines.push(`tracing: ${config.observability.tracing.enabled ? `OTLP ${config.observability.tracing.protocol} to ${new URL(config.observability.tracing.endpoint ?? '').origin}` : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT)'}`);
+  lines.push(`API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`);
+  if (config.console.enabled) lines.push(`console: ${base}/console`);
+  if (config.observability.metrics.enabled) lines.push(`metrics: ${base}/metrics`);
+  return lines;
+}
