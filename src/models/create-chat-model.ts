@@ -21,6 +21,8 @@ export interface ChatModelDeps {
   readonly clock?: Clock;
   /** The HTTP client of the SDK providers (AzureOpenAI, Anthropic); the OpenAI provider uses node:http. */
   readonly fetch?: typeof globalThis.fetch;
+  /** Headers each OpenAI request carries besides its own (the active trace context), asked per request. */
+  readonly requestHeaders?: () => Record<string, string>;
   readonly sleep?: Sleep;
 }
 
@@ -45,7 +47,7 @@ export function createChatModel(config: ChatModelConfig, deps: ChatModelDeps): C
   };
   const model =
     provider === 'OpenAI'
-      ? createOpenAIChatModel(config, shared)
+      ? createOpenAIChatModel(config, deps.requestHeaders === undefined ? shared : { ...shared, requestHeaders: deps.requestHeaders })
       : createSdkChatModel({
           provider,
           languageModel: LANGUAGE_MODELS[provider](config, deps.fetch),

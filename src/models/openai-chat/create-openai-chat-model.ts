@@ -24,6 +24,8 @@ export interface OpenAIChatModelDeps {
   readonly clock: Clock;
   readonly sleep: Sleep;
   readonly random?: () => number;
+  /** Headers to add to each request (the active trace context), asked when the request is made. */
+  readonly requestHeaders?: () => Record<string, string>;
 }
 
 export function createOpenAIChatModel(config: ChatModelConfig, deps: OpenAIChatModelDeps): ChatModel {
@@ -43,12 +45,15 @@ export function createOpenAIChatModel(config: ChatModelConfig, deps: OpenAIChatM
     maxOutputTokens: config.maxOutputTokens,
     temperature: config.temperature,
   };
+  const { requestHeaders, ...shared } = deps;
+  // Our own headers win over the added ones: nothing added can replace the credentials or the body's type.
+  const headersNow = requestHeaders === undefined ? () => headers : () => ({ ...requestHeaders(), ...headers });
   return createRetryingChatModel({
     provider: 'OpenAI',
     modelId,
     timeoutSeconds: config.timeoutSeconds,
-    ...deps,
-    attempt: (request, signal) => streamChatCompletion(endpoint, headers, chatCompletionsBody(request, settings), signal),
+    ...shared,
+    attempt: (request, signal) => streamChatCompletion(endpoint, headersNow(), chatCompletionsBody(request, settings), signal),
   });
 }
 

@@ -24,7 +24,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-function model(overrides: Partial<ChatModelConfig> = {}, endpoint = `${fake.url}/v1`): ChatModel {
+function model(overrides: Partial<ChatModelConfig> = {}, endpoint = `${fake.url}/v1`, requestHeaders?: () => Record<string, string>): ChatModel {
   const config: ChatModelConfig = {
     provider: 'OpenAI',
     endpoint,
@@ -44,7 +44,7 @@ function model(overrides: Partial<ChatModelConfig> = {}, endpoint = `${fake.url}
     delays.push(ms);
     return Promise.resolve();
   };
-  return createOpenAIChatModel(config, { log, clock: new ManualClock(0), sleep, random: () => 0 });
+  return createOpenAIChatModel(config, { log, clock: new ManualClock(0), sleep, random: () => 0, ...(requestHeaders ? { requestHeaders } : {}) });
 }
 
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
@@ -165,6 +165,16 @@ describe('the lean OpenAI-compatible stream', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('adds the headers asked for per request (the trace context), never over its own', async () => {
+    fake.enqueue(openAIText('one'), openAIText('two'));
+    let n = 0;
+    const traced = model({}, `${fake.url}/v1`, () => ({ traceparent: `00-${String(++n).padStart(32, '0')}-00f067aa0ba902b7-01`, authorization: 'Bearer stolen' }));
+    await collect(traced.stream(request()));
+    await collect(traced.stream(request()));
+    expect(fake.requests.map((r) => r.headers.traceparent)).toEqual([`00-${'1'.padStart(32, '0')}-00f067aa0ba902b7-01`, `00-${'2'.padStart(32, '0')}-00f067aa0ba902b7-01`]);
+    expect(fake.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-test', 'Bearer sk-test']);
   });
 
   it('does not follow a redirect', async () => {
