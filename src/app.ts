@@ -251,7 +251,14 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     clock,
     ids: deps.ids ?? randomIds,
     chatModel: observed(
-      deps.chatModel !== undefined ? deps.chatModel : createChatModel(config.chatModel, { log, clock, ...(tracing.enabled ? { fetch: tracing.propagatingFetch(globalThis.fetch) } : {}) }),
+      deps.chatModel !== undefined
+        ? deps.chatModel
+        : createChatModel(config.chatModel, {
+            log,
+            clock,
+            // The SDK providers send the trace context through fetch; the OpenAI provider (node:http) as headers.
+            ...(tracing.enabled ? { fetch: tracing.propagatingFetch(globalThis.fetch), requestHeaders: () => tracing.propagationHeaders() } : {}),
+          }),
     ),
     registry,
     governor,

@@ -1,6 +1,7 @@
 // Starts benchmark servers (server-process.mjs) as child processes and talks to them over IPC.
 // BENCH_PROFILE=<dir> starts every server (Portcullis and bare) with `node --cpu-prof` writing into <dir>
-// (one .cpuprofile per server, written when it closes): profile first, then fix.
+// (one .cpuprofile per server, written when it closes; BENCH_PROFILE_INTERVAL=<µs> samples more
+// often): profile first, then fix.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +15,8 @@ export async function startServer(spec, { exposeGc = false } = {}) {
   const execArgv = [];
   if (exposeGc) execArgv.push('--expose-gc');
   if (process.env.BENCH_PROFILE) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`);
+  // BENCH_PROFILE_INTERVAL=<µs>: a finer sampling interval than V8's 1,000 µs (short runs, small costs).
+  if (process.env.BENCH_PROFILE && process.env.BENCH_PROFILE_INTERVAL) execArgv.push(`--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL}`);
   // The service logs to fd 2 as `portcullis serve` does; here that is /dev/null (BENCH_SERVER_LOG=inherit shows it).
   const stderr = process.env.BENCH_SERVER_LOG === 'inherit' ? 'inherit' : 'ignore';
   const child = fork(script, [JSON.stringify(spec)], { execArgv, stdio: ['ignore', 'inherit', stderr, 'ipc'] });

@@ -60,6 +60,8 @@ const server = await startServer(
     environment: 'Development',
     settings: {
       AppConfig: {
+        // 1,000 streams from one loopback address: the connection caps (issue 9) lifted like the rate limits.
+        Http: { MaxConnections: STREAMS + 100, MaxConnectionsPerAddress: STREAMS + 100 },
         AI: {
           RateLimits: UNLIMITED,
           ChatModel: { Provider: 'OpenAI', Endpoint: `${model.url}/v1`, Model: 'bench', ApiKey: 'bench-key' },

@@ -3,6 +3,7 @@
 // messages (which may echo the API key) are never copied into the message, the cause or the log.
 import { APICallError } from '@ai-sdk/provider';
 import { ChatModelError, type ChatModelErrorCode } from './chat-model.js';
+import { UpstreamHttpError } from './upstream-http-error.js';
 import { UpstreamStreamError } from './upstream-stream-error.js';
 
 export interface ModelFailure {
@@ -43,7 +44,8 @@ export function classifyModelError(error: unknown, state: CallState): ModelFailu
   if (error instanceof ChatModelError) return { error, retryable: false, headers: {}, detail: { errorName } };
   if (state.cancelled) return failure('aborted', MESSAGES.aborted, false, { errorName });
   if (state.timedOut) return failure('timeout', MESSAGES.timeout, false, { errorName });
-  if (APICallError.isInstance(error)) return fromApiCallError(error);
+  if (APICallError.isInstance(error)) return fromHttpExchange(error.statusCode, error.responseHeaders ?? {}, error.cause, error.name);
+  if (error instanceof UpstreamHttpError) return fromHttpExchange(error.status, error.headers, error.cause, error.name);
   if (error instanceof UpstreamStreamError) {
     // A chunk that failed to parse arrives as an Error payload; an upstream error event as data.
     return error.payload instanceof Error ? classifyModelError(error.payload, state) : fromStreamPayload(error.payload);
@@ -59,15 +61,19 @@ export function classifyModelError(error: unknown, state: CallState): ModelFailu
   return failure('bad-request', MESSAGES['bad-request'], false, { errorName });
 }
 
-function fromApiCallError(error: APICallError): ModelFailure {
-  const status = error.statusCode;
-  const headers = error.responseHeaders ?? {};
-  const networkCode = findNetworkCode(error.cause);
-  const detail = { status, errorName: error.name, networkCode };
+/** An HTTP exchange that failed (the SDK's APICallError or our UpstreamHttpError): judged by its status. */
+function fromHttpExchange(
+  status: number | undefined,
+  headers: Readonly<Record<string, string>>,
+  cause: unknown,
+  errorName: string,
+): ModelFailure {
+  const networkCode = findNetworkCode(cause);
+  const detail = { status, errorName, networkCode };
   if (status === undefined) return failure('unavailable', MESSAGES.unreachable, true, detail, headers);
   // A failure while reading a 200 body: the connection dropped, or the body did not parse.
   if (status < 300) {
-    return networkCode !== undefined || isTerminatedFetch(error.cause)
+    return networkCode !== undefined || isTerminatedFetch(cause)
       ? failure('unavailable', MESSAGES.unavailable, true, detail, headers)
       : failure('invalid-response', MESSAGES['invalid-response'], false, detail, headers);
   }

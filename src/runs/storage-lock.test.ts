@@ -28,6 +28,23 @@ describe('StorageLock', () => {
     expect(await storage.slots.held('conversation', 'k')).toBe(0);
   });
 
+  it('an unlock whose release the storage refuses (closed under it) is not an unhandled rejection', async () => {
+    const storage = createMemoryStorage({ clock: new ManualClock() });
+    const lock = new StorageLock({ storage, kind: 'c', holder: 'a', ttlMs: 60_000 });
+    const unlock = await lock.acquire('k', new AbortController().signal);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      storage.slots.release = () => Promise.reject(new Error('Cannot use a pool after calling end on the pool'));
+      unlock();
+      await settle();
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('does not serialise different keys', async () => {
     const storage = createMemoryStorage({ clock: new ManualClock() });
     const lock = new StorageLock({ storage, kind: 'c', holder: 'a', ttlMs: 60_000 });

@@ -41,7 +41,10 @@ export class StorageLock {
           return () => {
             if (released) return;
             released = true;
-            void this.#release(slot, topic);
+            // Nobody awaits an unlock: a release the storage refuses (it went away, or is closing) must
+            // not become an unhandled rejection. The slot then lapses with its lease TTL, as a crashed
+            // holder's does.
+            this.#release(slot, topic).catch(() => undefined);
           };
         }
         if (!freed && !signal.aborted) {

@@ -8,6 +8,7 @@ import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Observation } from '../assertions/assertion.js';
 import { GradingFailed } from '../assertions/grade-rubric.js';
 import { costUsd, type Pricing } from '../report/cost.js';
+import type { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import { CaseRecord } from './case-record.js';
 import { createToolExecutor, type ToolPlane } from './create-tool-executor.js';
@@ -27,6 +28,8 @@ export interface CaseContext {
   readonly pricing: Pricing;
   /** Aborted when the host shuts down. */
   readonly hostSignal: AbortSignal;
+  /** Each case's signal: the host's and the case timeout (one host listener for the whole run). */
+  readonly deadlines: CaseDeadlines;
   readonly log: { warn(details: object, message: string): void };
 }
 
@@ -36,8 +39,8 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
   const { model, subject } = context;
   if (model === null) return record.errored(NO_CHAT_MODEL_ERROR);
   if (!subject.ok) return record.errored(subject.error);
-  const timeout = AbortSignal.timeout(evalCase.timeoutMs);
-  const signal = AbortSignal.any([context.hostSignal, timeout]);
+  const deadline = context.deadlines.open(evalCase.timeoutMs);
+  const { signal } = deadline;
   try {
     const toolsCalled = new Set<string>();
     const failedTools = new Set<string>();
@@ -69,8 +72,10 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
       return record.errored(error.message);
     }
     if (context.hostSignal.aborted) return record.errored('the host shut down while the case ran');
-    if (timeout.aborted) return record.errored(`the case did not finish within its timeout of ${evalCase.timeoutMs / 1000} s`);
+    if (deadline.timedOut()) return record.errored(`the case did not finish within its timeout of ${evalCase.timeoutMs / 1000} s`);
     context.log.warn({ err: error, dataset: dataset.name, caseId: evalCase.id }, 'An eval case threw; it is reported as errored.');
     return record.errored('the case could not run (an unexpected error; the host log has the details)');
+  } finally {
+    deadline.close();
   }
 }

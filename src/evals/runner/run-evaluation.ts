@@ -8,6 +8,7 @@ import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { Dataset } from '../datasets/dataset.js';
 import type { Pricing } from '../report/cost.js';
+import { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import type { ToolPlane } from './create-tool-executor.js';
 import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
@@ -54,12 +55,17 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
     if (judged === undefined) pending.push(index);
     else results[index] = judged;
   });
-  await runPool(pending, input.parallelism, async (index) => {
-    const execution = input.executions[index] as CaseExecution;
-    const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
-    const result = await runCase(execution, { ...host, subject, ownerId: input.ownerId });
-    results[index] = result;
-    await input.onJudged?.(index, result);
-  });
+  const deadlines = new CaseDeadlines(host.hostSignal);
+  try {
+    await runPool(pending, input.parallelism, async (index) => {
+      const execution = input.executions[index] as CaseExecution;
+      const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
+      const result = await runCase(execution, { ...host, subject, ownerId: input.ownerId, deadlines });
+      results[index] = result;
+      await input.onJudged?.(index, result);
+    });
+  } finally {
+    deadlines.close();
+  }
   return results;
 }

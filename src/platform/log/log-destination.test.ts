@@ -39,6 +39,16 @@ describe('the serve log destination', () => {
     expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
   });
 
+  it('keeps multi-byte text intact across batches', () => {
+    const logger = createLogger({ destination: open() });
+    const text = 'ünïcödé 😀 中文 '.repeat(40);
+    for (let i = 0; i < 50; i += 1) logger.info({ i, text }, 'line');
+    exit();
+    const lines = written().trim().split('\n').map((line) => JSON.parse(line) as { i: number; text: string });
+    expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(lines.every((line) => line.text === text)).toBe(true);
+  });
+
   it('holds a lone line back only until the flush interval passes', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {

@@ -49,6 +49,11 @@ export async function startTracing(config: TracingConfig, version: string): Prom
   const propagator = new core.CompositePropagator({ propagators });
 
   const contextWith = (span: Span): Context => trace.setSpan(contexts.active(), span);
+  const propagationHeaders = (): Record<string, string> => {
+    const carrier: Record<string, string> = {};
+    propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
+    return carrier;
+  };
   return {
     enabled: true,
     startSpan: (name: string, options: SpanOptions = {}, parent?: Context) => tracer.startSpan(name, options, parent ?? contexts.active()),
@@ -58,11 +63,10 @@ export async function startTracing(config: TracingConfig, version: string): Prom
     extract: (headers: HeaderCarrier) => propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter),
     propagatingFetch: (fetch) => (input, init) => {
       const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-      const carrier: Record<string, string> = {};
-      propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
-      for (const [name, value] of Object.entries(carrier)) headers.set(name, value);
+      for (const [name, value] of Object.entries(propagationHeaders())) headers.set(name, value);
       return fetch(input, { ...init, headers });
     },
+    propagationHeaders,
     shutdown: async () => {
       await provider.shutdown();
       contexts.disable();

@@ -28,6 +28,8 @@ export interface Tracing {
   extract(headers: HeaderCarrier): Context;
   /** A fetch that sends the active context along (traceparent), for model and MCP HTTP calls. */
   propagatingFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch;
+  /** The headers that carry the active context (traceparent…), for HTTP clients that are not fetch. */
+  propagationHeaders(): Record<string, string>;
   /** Exports what is buffered and stops. */
   shutdown(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export const TRACING_DISABLED: Tracing = Object.freeze({
   contextWith: () => ROOT_CONTEXT,
   extract: () => ROOT_CONTEXT,
   propagatingFetch: (fetch: typeof globalThis.fetch) => fetch,
+  propagationHeaders: () => ({}),
   shutdown: () => Promise.resolve(),
 });
 

@@ -35,7 +35,7 @@ export class RunRecorder implements ExecutionObserver {
   #lastSeq: number;
   #chain: Promise<void> = Promise.resolve();
   /** Checkpoints waiting for the commit in flight to finish. */
-  #pending: Array<{ items: { key: string; data: StepState }[]; events: RunEvent[]; data: boolean; parked: boolean }> = [];
+  #pending: PendingCheckpoint[] = [];
   #flushing = false;
 
   constructor(options: RunRecorderOptions) {
@@ -61,15 +61,7 @@ export class RunRecorder implements ExecutionObserver {
       const usage = this.#data.usage;
       this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
     }
-    const event: RunEvent = {
-      type: 'STEP',
-      stepName: step.path,
-      stepId: step.id,
-      status: next.status,
-      ...(next.status === 'Succeeded' || (next.status === 'Failed' && next.output !== null) ? { output: next.redacted } : {}),
-      ...(next.status === 'Failed' ? { error: next.error ?? '' } : {}),
-    };
-    this.#enqueue({ items: [{ key: step.id, data: next }], events: [event] }, change.status === 'Succeeded' && change.usage ? this.#data : undefined);
+    this.#enqueue({ items: [{ key: step.id, data: next }], events: [stepEvent(step, next)] }, change.status === 'Succeeded' && change.usage ? this.#data : undefined);
   }
 
   runBlocked(): void {
@@ -104,24 +96,18 @@ export class RunRecorder implements ExecutionObserver {
   /** Commits what is pending, in order, one merged commit at a time, until nothing is. */
   async #flush(): Promise<void> {
     try {
+      // Starts after the reporting turn, so what the engine reports together goes out together: on a
+      // storage that commits at once (Memory) a step's success and its successor's start are one commit.
+      await Promise.resolve();
       while (this.#pending.length > 0) {
         const batch = this.#pending;
         this.#pending = [];
-        const items = batch.flatMap((change) => change.items);
-        const events: RunEvent[] = [];
-        let parkedSeq: number | null = null;
-        for (const change of batch) {
-          events.push(...change.events);
-          if (change.parked) parkedSeq = this.#lastSeq + events.length;
-        }
+        const { items, events, parkedOffset, withData } = mergeCheckpoints(batch);
         // A PARKED this batch committed is where a re-attaching watcher is told the run waits.
-        if (parkedSeq !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq };
-        const patch = batch.some((change) => change.data) ? { state: this.#data.status, data: this.#data } : {};
-        const result = await this.#o.runs.commit(this.#o.key, {
-          ...(items.length > 0 ? { items } : {}),
-          events,
-          record: { patch, guard: { leaseHolder: this.#o.holder } },
-        });
+        if (parkedOffset !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq: this.#lastSeq + parkedOffset };
+        const record = { patch: withData ? { state: this.#data.status, data: this.#data } : {}, guard: { leaseHolder: this.#o.holder } };
+        // Literals, not a conditional spread: this runs once per checkpoint of every workflow step.
+        const result = await this.#o.runs.commit(this.#o.key, items.length > 0 ? { items, events, record } : { events, record });
         if (!result.committed) {
           this.#pending = [];
           this.#o.onLost();
@@ -135,30 +121,99 @@ export class RunRecorder implements ExecutionObserver {
   }
 }
 
+interface PendingCheckpoint {
+  readonly items: { key: string; data: StepState }[];
+  readonly events: RunEvent[];
+  readonly data: boolean;
+  readonly parked: boolean;
+}
+
+/**
+ * One commit's worth of checkpoints, in order: every event (a PARKED one's offset in them kept), and
+ * each step's item once, as it ended (a step that changed twice in one batch is written once).
+ */
+function mergeCheckpoints(batch: readonly PendingCheckpoint[]): {
+  items: { key: string; data: StepState }[];
+  events: RunEvent[];
+  parkedOffset: number | null;
+  withData: boolean;
+} {
+  if (batch.length === 1) {
+    const only = batch[0]!;
+    return { items: only.items, events: only.events, parkedOffset: only.parked ? only.events.length : null, withData: only.data };
+  }
+  const newest = new Map<string, StepState>();
+  const events: RunEvent[] = [];
+  let parkedOffset: number | null = null;
+  let withData = false;
+  for (const change of batch) {
+    for (const item of change.items) newest.set(item.key, item.data);
+    for (const event of change.events) events.push(event);
+    if (change.parked) parkedOffset = events.length;
+    if (change.data) withData = true;
+  }
+  const items: { key: string; data: StepState }[] = [];
+  for (const [key, data] of newest) items.push({ key, data });
+  return { items, events, parkedOffset, withData };
+}
+
+function stepEvent(step: GraphStep, next: StepState): RunEvent {
+  const status = next.status;
+  if (status === 'Succeeded') return { type: 'STEP', stepName: step.path, stepId: step.id, status, output: next.redacted };
+  if (status !== 'Failed') return { type: 'STEP', stepName: step.path, stepId: step.id, status };
+  return next.output !== null
+    ? { type: 'STEP', stepName: step.path, stepId: step.id, status, output: next.redacted, error: next.error ?? '' }
+    : { type: 'STEP', stepName: step.path, stepId: step.id, status, error: next.error ?? '' };
+}
+
+/** The step's next state, built as a literal (two per step of a run; spreads of it were measurable). */
 function nextState(previous: StepState, change: StepChange): StepState {
   switch (change.status) {
     case 'Running':
-      return { ...previous, status: 'Running', startedAt: previous.startedAt ?? change.at };
+      return withStatus(previous, 'Running', previous.startedAt ?? change.at, previous.completedAt);
     case 'Waiting':
-      return { ...previous, status: 'Waiting' };
+      return withStatus(previous, 'Waiting', previous.startedAt, previous.completedAt);
     case 'Succeeded': {
       const output = change.output ?? null;
-      return {
-        ...previous,
+      const state: StepState = {
         status: 'Succeeded',
+        startedAt: previous.startedAt,
         completedAt: change.at,
         output,
         redacted: output === null ? null : redactValue(output),
         error: null,
         usage: change.usage ?? null,
-        ...(change.take ? { take: change.take } : {}),
       };
+      const take = change.take ?? previous.take;
+      return take === undefined ? state : { ...state, take };
     }
     case 'Failed': {
       const output = change.output ?? null;
-      return { ...previous, status: 'Failed', completedAt: change.at, output, redacted: output === null ? null : redactValue(output), error: change.error };
+      const state: StepState = {
+        status: 'Failed',
+        startedAt: previous.startedAt,
+        completedAt: change.at,
+        output,
+        redacted: output === null ? null : redactValue(output),
+        error: change.error,
+        usage: previous.usage,
+      };
+      return previous.take === undefined ? state : { ...state, take: previous.take };
     }
     case 'Skipped':
-      return { ...previous, status: 'Skipped', completedAt: change.at };
+      return withStatus(previous, 'Skipped', previous.startedAt, change.at);
   }
+}
+
+function withStatus(previous: StepState, status: StepState['status'], startedAt: number | null, completedAt: number | null): StepState {
+  const state: StepState = {
+    status,
+    startedAt,
+    completedAt,
+    output: previous.output,
+    redacted: previous.redacted,
+    error: previous.error,
+    usage: previous.usage,
+  };
+  return previous.take === undefined ? state : { ...state, take: previous.take };
 }

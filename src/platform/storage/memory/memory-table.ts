@@ -97,15 +97,20 @@ export class MemoryTable {
 
   apply(row: Row, patch: RecordPatch<unknown>): StoredRecord {
     const current = row.record;
-    const lease = patch.lease === undefined ? undefined : patch.lease;
+    const lease = patch.lease;
+    // A literal, not conditional spreads: a workflow step's checkpoint applies one patch per commit.
     const next: StoredRecord = {
-      ...current,
-      ...(patch.state !== undefined ? { state: patch.state } : {}),
-      ...(patch.scope !== undefined ? { scope: patch.scope } : {}),
-      ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt } : {}),
-      ...(patch.data !== undefined ? { data: deepFreezeJson(patch.data) } : {}),
-      ...(lease !== undefined ? { leaseHolder: lease?.holder ?? null, leaseExpiresAt: lease?.expiresAt ?? null } : {}),
+      collection: current.collection,
+      ownerId: current.ownerId,
+      id: current.id,
+      scope: patch.scope !== undefined ? patch.scope : current.scope,
+      state: patch.state !== undefined ? patch.state : current.state,
+      createdAt: current.createdAt,
+      expiresAt: patch.expiresAt !== undefined ? patch.expiresAt : current.expiresAt,
       version: current.version + 1,
+      leaseHolder: lease !== undefined ? (lease?.holder ?? null) : current.leaseHolder,
+      leaseExpiresAt: lease !== undefined ? (lease?.expiresAt ?? null) : current.leaseExpiresAt,
+      data: patch.data !== undefined ? deepFreezeJson(patch.data) : current.data,
     };
     row.record = Object.freeze(next);
     return row.record;

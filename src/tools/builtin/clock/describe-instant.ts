@@ -12,8 +12,11 @@ export interface InstantDescription {
 }
 
 export function describeInstant(epochMs: number, timeZone: string): InstantDescription {
+  const iso = new Date(epochMs).toISOString();
+  // UTC (the default zone) has no offset to look up; a zone lookup in the polyfill costs ~5 µs a call.
+  if (timeZone === 'UTC') return { iso, local: `${iso.slice(0, -1)}+00:00`, offset: '+00:00' };
   const offsetMs = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
   const offset = formatOffset(offsetMs);
   const local = `${new Date(epochMs + offsetMs).toISOString().slice(0, -1)}${offset}`;
-  return { iso: new Date(epochMs).toISOString(), local, offset };
+  return { iso, local, offset };
 }
