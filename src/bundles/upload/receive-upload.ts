@@ -2,6 +2,7 @@
 // MaxArchiveBytes and the whole request body (metered separately) at most 64 KiB more; anything
 // larger is the archive guard "too large" (400, never 413). Resolves only once the whole body has
 // arrived, so the body cap also holds for bytes after the file part.
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,11 +29,15 @@ export async function receiveUpload(input: ReceiveUploadInput): Promise<number> 
       callback(fileBytes > maxArchiveBytes ? new ArchiveRejected('too-large') : null, chunk);
     },
   });
+  const out = createWriteStream(target, { mode: 0o600 });
   try {
-    await pipeline(file, meter, createWriteStream(target, { mode: 0o600 }), { signal: body.signal });
+    await pipeline(file, meter, out, { signal: body.signal });
     await body.ended();
     return fileBytes;
   } catch (error) {
+    // A refusal can come before the file's asynchronous open has even created it: wait until the
+    // stream has closed its descriptor, so the caller's clean-up removes a file that already exists.
+    if (!out.closed) await once(out, 'close');
     throw body.signal.aborted ? (body.signal.reason as Error) : error;
   }
 }
