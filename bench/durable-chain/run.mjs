@@ -3,8 +3,7 @@
 // each state change) on a real, durable PostgreSQL (embedded; BENCH_POSTGRES_URL for another).
 // Per step = the run's completedAt - startedAt ÷ steps; BENCH_RUNS runs (5) after a warm-up, median
 // (min..max). Target: ≤ 2 ms per step including its checkpoint.
-import { UNLIMITED } from '../lib/harness.mjs';
-import { startServer } from '../lib/processes.mjs';
+import { chainDefinition, jsonCaller, startChainServer } from '../lib/chain.mjs';
 import { round, show, spread } from '../lib/stats.mjs';
 import { startPostgres } from '../storage/embedded-postgres.mjs';
 
@@ -12,35 +11,11 @@ const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET_MS = 2;
 const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
-const server = await startServer({
-  kind: 'portcullis',
-  environment: 'Development',
-  settings: {
-    AppConfig: {
-      Storage: { Provider: 'Postgres', Postgres: { ConnectionString: database.url, Schema: 'bench_chain' } },
-      AI: {
-        RateLimits: UNLIMITED,
-        BundleExecution: { Auth: { AllowAnonymous: true }, Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' } } },
-        Workflows: { MaxSteps: STEPS + 10 },
-      },
-    },
-  },
-});
-const json = { 'content-type': 'application/json' };
-async function call(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, { method, headers: json, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
+const server = await startChainServer(STEPS, { Provider: 'Postgres', Postgres: { ConnectionString: database.url, Schema: 'bench_chain' } });
+const call = jsonCaller(server.url);
 
 try {
-  const names = Array.from({ length: STEPS }, (_, i) => `s${i}`);
-  const { id } = await call('POST', '/api/workflows', {
-    name: 'chain',
-    steps: names.map((name) => ({ name, type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } })),
-    edges: names.slice(1).map((to, i) => ({ from: names[i], to })),
-  });
+  const { id } = await call('POST', '/api/workflows', chainDefinition(STEPS));
   const runOnce = async () => {
     const { statusUrl } = await call('POST', `/api/workflows/${id}/runs`);
     for (;;) {

@@ -3,43 +3,18 @@
 // then polled once it must have finished; per step = the run's own completedAt - startedAt ÷ steps, and
 // the service's CPU time over the run ÷ steps. BENCH_RUNS runs (7) after a warm-up; median (min..max).
 // Target: ≤ 25 µs per step (wall).
-import { UNLIMITED } from '../lib/harness.mjs';
-import { startServer } from '../lib/processes.mjs';
+import { chainDefinition, jsonCaller, startChainServer } from '../lib/chain.mjs';
 import { round, show, spread } from '../lib/stats.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TARGET_US = 25;
 
-const server = await startServer({
-  kind: 'portcullis',
-  environment: 'Development',
-  settings: {
-    AppConfig: {
-      AI: {
-        RateLimits: UNLIMITED,
-        BundleExecution: { Auth: { AllowAnonymous: true }, Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' } } },
-        Workflows: { MaxSteps: STEPS + 10 },
-      },
-    },
-  },
-});
-const json = { 'content-type': 'application/json' };
-async function call(method, path, body) {
-  const res = await fetch(`${server.url}${path}`, { method, headers: json, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
+const server = await startChainServer(STEPS);
+const call = jsonCaller(server.url);
 
 try {
-  const names = Array.from({ length: STEPS }, (_, i) => `s${i}`);
-  const definition = {
-    name: 'chain',
-    steps: names.map((name) => ({ name, type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } })),
-    edges: names.slice(1).map((to, i) => ({ from: names[i], to })),
-  };
-  const { id } = await call('POST', '/api/workflows', definition);
+  const { id } = await call('POST', '/api/workflows', chainDefinition(STEPS));
   const cpuUs = async () => {
     const { user, system } = await server.cpu();
     return user + system;

@@ -3,6 +3,7 @@ import type { ChatModelConfig } from '../platform/config/index.js';
 import { anthropicText, startFakeAnthropicServer, type FakeAnthropicServer } from '../../test/helpers/fake-anthropic-server.js';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatStreamPart } from './chat-model.js';
 import { createChatModel, type ChatModelDeps } from './create-chat-model.js';
+import { chatModelConfig } from '../../test/helpers/chat-model-config.js';
 
 const KEY = 'sk-ant-0123456789SECRET';
 
@@ -21,20 +22,7 @@ afterEach(async () => {
 
 function model(overrides: Partial<ChatModelConfig> = {}, extra: Partial<ChatModelDeps> = {}): ChatModel {
   const log = (o: object, m: string): void => void logged.push({ o, m });
-  const config: ChatModelConfig = {
-    provider: 'Anthropic',
-    endpoint: `${fake.url}/v1`,
-    apiKey: KEY,
-    model: 'claude-sonnet-4-5',
-    apiVersion: null,
-    timeoutSeconds: 5,
-    maxOutputTokens: 512,
-    maxPromptBytes: 2_097_152,
-    temperature: null,
-    pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
-    scriptPath: null,
-    ...overrides,
-  };
+  const config = chatModelConfig({ provider: 'Anthropic', endpoint: `${fake.url}/v1`, apiKey: KEY, model: 'claude-sonnet-4-5', maxOutputTokens: 512, ...overrides });
   const sleep = (ms: number): Promise<void> => {
     delays.push(ms);
     return Promise.resolve();

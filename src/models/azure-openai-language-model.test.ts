@@ -3,6 +3,7 @@ import type { ChatModelConfig } from '../platform/config/index.js';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIServer } from '../../test/helpers/fake-openai-server.js';
 import { ChatModelError, type ChatModel, type ChatRequest, type ChatStreamPart } from './chat-model.js';
 import { createChatModel, type ChatModelDeps } from './create-chat-model.js';
+import { chatModelConfig } from '../../test/helpers/chat-model-config.js';
 
 const KEY = 'azure-key-0123456789SECRET';
 
@@ -18,20 +19,7 @@ afterEach(async () => {
 });
 
 function config(overrides: Partial<ChatModelConfig> = {}): ChatModelConfig {
-  return {
-    provider: 'AzureOpenAI',
-    endpoint: fake.url,
-    apiKey: KEY,
-    model: 'my-gpt4o-deployment',
-    apiVersion: null,
-    timeoutSeconds: 5,
-    maxOutputTokens: 128,
-    maxPromptBytes: 2_097_152,
-    temperature: null,
-    pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
-    scriptPath: null,
-    ...overrides,
-  };
+  return chatModelConfig({ provider: 'AzureOpenAI', endpoint: fake.url, apiKey: KEY, model: 'my-gpt4o-deployment', maxOutputTokens: 128, ...overrides });
 }
 
 function deps(extra: Partial<ChatModelDeps> = {}): ChatModelDeps {

@@ -4,6 +4,7 @@ import type { ChatModelConfig } from '../platform/config/index.js';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIServer } from '../../test/helpers/fake-openai-server.js';
 import { ChatModelError, type ChatMessage, type ChatModel, type ChatRequest, type ChatStreamPart } from './chat-model.js';
 import { createChatModel, type ChatModelDeps } from './create-chat-model.js';
+import { chatModelConfig } from '../../test/helpers/chat-model-config.js';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
 
@@ -36,20 +37,7 @@ function deps(extra: Partial<ChatModelDeps> = {}): ChatModelDeps {
 }
 
 function model(overrides: Partial<ChatModelConfig> = {}, extra: Partial<ChatModelDeps> = {}): ChatModel {
-  const config: ChatModelConfig = {
-    provider: 'OpenAI',
-    endpoint: `${fake.url}/v1`,
-    apiKey: KEY,
-    model: 'gpt-4o-mini',
-    apiVersion: null,
-    timeoutSeconds: 5,
-    maxOutputTokens: 256,
-    maxPromptBytes: 2_097_152,
-    temperature: null,
-    pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
-    scriptPath: null,
-    ...overrides,
-  };
+  const config = chatModelConfig({ endpoint: `${fake.url}/v1`, apiKey: KEY, ...overrides });
   return createChatModel(config, deps(extra))!;
 }
 

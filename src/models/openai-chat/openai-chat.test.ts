@@ -12,6 +12,7 @@ import { ChatModelError, type ChatModel, type ChatRequest, type ChatStreamPart }
 import { createOpenAIChatModel } from './create-openai-chat-model.js';
 import { openAIModelFamily } from './openai-model-family.js';
 import { streamErrorStatus } from './stream-error-status.js';
+import { chatModelConfig } from '../../../test/helpers/chat-model-config.js';
 
 let fake: FakeOpenAIServer;
 let delays: number[];
@@ -25,20 +26,7 @@ afterEach(async () => {
 });
 
 function model(overrides: Partial<ChatModelConfig> = {}, endpoint = `${fake.url}/v1`, requestHeaders?: () => Record<string, string>): ChatModel {
-  const config: ChatModelConfig = {
-    provider: 'OpenAI',
-    endpoint,
-    apiKey: 'sk-test',
-    model: 'gpt-4o-mini',
-    apiVersion: null,
-    timeoutSeconds: 5,
-    maxOutputTokens: 256,
-    maxPromptBytes: 2_097_152,
-    temperature: null,
-    pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0 },
-    scriptPath: null,
-    ...overrides,
-  };
+  const config = chatModelConfig({ endpoint, ...overrides });
   const log = { warn: () => undefined, info: () => undefined };
   const sleep = (ms: number): Promise<void> => {
     delays.push(ms);
