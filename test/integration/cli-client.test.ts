@@ -122,9 +122,9 @@ describe('portcullis workflow', () => {
     const watched = await cli(['workflow', 'run', workflowId, '--watch', '--input', '{"version":"1.2"}']);
     expect(watched.code).toBe(0);
     expect(watched.stdout).toMatch(/add:? Succeeded/);
-    const [, jobId, approvalId] = /portcullis workflow approve (\S+) (\S+)/.exec(watched.stdout)!;
+    const [, jobId, approvalId] = /portcullis workflow approve (?:-- )?(\S+) (\S+)/.exec(watched.stdout)!;
 
-    const approved = await cli(['workflow', 'approve', jobId!, approvalId!, '--comment', 'ship it']);
+    const approved = await cli(['workflow', 'approve', '--comment', 'ship it', '--', jobId!, approvalId!]);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`approved ${approvalId}`);
     const client = createClient({ baseUrl: live.url, token: env.PORTCULLIS_TOKEN! });
@@ -140,11 +140,11 @@ describe('portcullis workflow', () => {
   it('rejects, and a watched run that fails exits 1', async () => {
     const workflowId = (JSON.parse((await cli(['workflow', 'submit', 'release.json', '--json'])).stdout) as { id: string }).id;
     const parked = await cli(['workflow', 'run', workflowId, '--watch']);
-    const [, jobId, approvalId] = /portcullis workflow approve (\S+) (\S+)/.exec(parked.stdout)!;
-    const rejected = await cli(['workflow', 'reject', jobId!, approvalId!, '--json']);
+    const [, jobId, approvalId] = /portcullis workflow approve (?:-- )?(\S+) (\S+)/.exec(parked.stdout)!;
+    const rejected = await cli(['workflow', 'reject', '--json', '--', jobId!, approvalId!]);
     expect(rejected.code).toBe(0);
     expect(JSON.parse(rejected.stdout)).toEqual({ approvalId, decision: 'Reject' });
-    const again = await cli(['workflow', 'reject', jobId!, approvalId!]);
+    const again = await cli(['workflow', 'reject', '--', jobId!, approvalId!]);
     expect(again.code).toBe(3);
   });
 

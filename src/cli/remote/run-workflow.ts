@@ -138,21 +138,23 @@ async function watch(client: PortcullisClient, workflowId: string, jobId: string
   for await (const { frame } of client.workflowProgress(workflowId, jobId, { signal: io.signal })) {
     last = frame;
     if (json) io.stdout(JSON.stringify(frame));
-    else io.stdout(describe(frame, jobId));
+    else io.stdout(describeFrame(frame, jobId));
   }
   if (last?.type === 'PARKED') return EXIT.ok;
   const status = last?.type === 'FINISHED' || last?.type === 'SNAPSHOT' ? last.status : undefined;
   return status === 'Succeeded' ? EXIT.ok : EXIT.failed;
 }
 
-function describe(frame: WorkflowProgressFrame, jobId: string): string {
+/** One line per progress frame; at a gate, the exact command that answers it. */
+export function describeFrame(frame: WorkflowProgressFrame, jobId: string): string {
   switch (frame.type) {
     case 'SNAPSHOT':
       return `run ${frame.jobId}: ${frame.status}${frame.steps.length > 0 ? ` (${frame.steps.map((s) => `${s.name} ${s.status}`).join(', ')})` : ''}`;
     case 'STEP':
       return `step ${frame.stepName}: ${frame.status}${frame.error ? ` (${frame.error})` : ''}`;
     case 'PARKED':
-      return `waiting for approval at step ${frame.stepName}: portcullis workflow approve ${jobId} ${frame.approvalId}   (or reject)`;
+      // Opaque ids may begin with '-': after '--' they stay ids instead of reading as options.
+      return `waiting for approval at step ${frame.stepName}: portcullis workflow approve ${jobId.startsWith('-') || frame.approvalId.startsWith('-') ? '-- ' : ''}${jobId} ${frame.approvalId}   (or reject)`;
     case 'FINISHED':
       return `run ${frame.status}${frame.error ? `: ${frame.error}` : ''}`;
     case 'GAP':
