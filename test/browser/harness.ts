@@ -2,7 +2,7 @@
 // built console), one headless Debian Chromium per test file driven by playwright-core, pages that
 // record Content-Security-Policy violations and page errors, an axe-core scan, and opt-in screenshots
 // (PORTCULLIS_SCREENSHOTS=DIR, used by `npm run console:screenshots` for the README).
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
