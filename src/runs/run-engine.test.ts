@@ -44,6 +44,22 @@ function harness(storage: Storage, clock: ManualClock, instanceId: string, takeO
   return { engine, executed, takenOver, abandoned, finish: (id) => finishers.get(id)?.() };
 }
 
+/** Engines the current test started; each is stopped after it (stop is idempotent). */
+const started: RunEngine[] = [];
+
+/** A clock and one storage that every instance of a test shares, and a way to start instances on it. */
+function world(options: { durable?: boolean } = {}) {
+  const clock = new ManualClock();
+  const memory = createMemoryStorage({ clock });
+  const storage: Storage = options.durable === true ? { ...memory, durable: true } : memory;
+  const instance = (instanceId: string, takeOver: 'execute' | 'settled' = 'execute', observe?: RunObserver): Harness => {
+    const h = harness(storage, clock, instanceId, takeOver, observe);
+    started.push(h.engine);
+    return h;
+  };
+  return { clock, storage, instance };
+}
+
 const settle = async (): Promise<void> => {
   for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
 };
@@ -56,17 +72,13 @@ async function admit(engine: RunEngine, clock: ManualClock, id: string, ownerId 
 }
 
 describe('RunEngine', () => {
-  let engines: RunEngine[] = [];
   afterEach(async () => {
-    for (const engine of engines) await engine.stop(100);
-    engines = [];
+    for (const engine of started.splice(0)) await engine.stop(100);
   });
 
   it('admits a run leased to this instance and executes it through its kind’s lane', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const h = harness(storage, clock, 'i1');
-    engines.push(h.engine);
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
     const key = await admit(h.engine, clock, 'r1');
     expect((await storage.records.get(key))?.leaseHolder).toBe('i1');
     h.engine.dispatch(key);
@@ -79,9 +91,8 @@ describe('RunEngine', () => {
   });
 
   it('refuses admission over the owner cap', async () => {
-    const clock = new ManualClock();
-    const h = harness(createMemoryStorage({ clock }), clock, 'i1');
-    engines.push(h.engine);
+    const { clock, instance } = world();
+    const h = instance('i1');
     for (const id of ['a', 'b', 'c']) await admit(h.engine, clock, id);
     const refused = await h.engine.admit(
       { collection: 'job', ownerId: 'alice', id: 'd', state: 'Queued', createdAt: clock.now(), data: {} },
@@ -92,11 +103,9 @@ describe('RunEngine', () => {
   });
 
   it('cancels a run executing on another instance through the storage’s signals', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const a = harness(storage, clock, 'a');
-    const b = harness(storage, clock, 'b');
-    engines.push(a.engine, b.engine);
+    const { clock, instance } = world();
+    const a = instance('a');
+    const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
@@ -106,10 +115,8 @@ describe('RunEngine', () => {
   });
 
   it('passes other messages to the executing run', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const a = harness(storage, clock, 'a');
-    engines.push(a.engine);
+    const { clock, instance } = world();
+    const a = instance('a');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
@@ -121,12 +128,10 @@ describe('RunEngine', () => {
   });
 
   it('takes over a live run whose lease lapsed, exactly once among competing instances', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const dead = harness(storage, clock, 'dead');
-    const b = harness(storage, clock, 'b');
-    const c = harness(storage, clock, 'c');
-    engines.push(b.engine, c.engine);
+    const { clock, instance } = world();
+    const dead = instance('dead');
+    const b = instance('b');
+    const c = instance('c');
     await admit(dead.engine, clock, 'orphan');
     clock.advance(1_000);
     await Promise.all([b.engine.scan(), c.engine.scan()]);
@@ -136,9 +141,8 @@ describe('RunEngine', () => {
   });
 
   it('never takes over a run it executes itself, even when its clock jumped past the lease', async () => {
-    const clock = new ManualClock();
-    const h = harness(createMemoryStorage({ clock }), clock, 'i1');
-    engines.push(h.engine);
+    const { clock, instance } = world();
+    const h = instance('i1');
     const key = await admit(h.engine, clock, 'r1');
     h.engine.dispatch(key);
     await settle();
@@ -150,11 +154,9 @@ describe('RunEngine', () => {
   });
 
   it('stops a run here once the heartbeat finds another instance took its lease', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const a = harness(storage, clock, 'a');
-    const b = harness(storage, clock, 'b');
-    engines.push(a.engine, b.engine);
+    const { clock, instance } = world();
+    const a = instance('a');
+    const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
@@ -165,10 +167,8 @@ describe('RunEngine', () => {
   });
 
   it('lets go of a lease it holds on a run no longer alive here, so a scan resumes it (here or elsewhere)', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const h = harness(storage, clock, 'i1');
-    engines.push(h.engine);
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
     // Leased to this instance but never dispatched here: as if its execution had ended without settling it.
     const key = await admit(h.engine, clock, 'orphan');
     await h.engine.heartbeat();
@@ -181,11 +181,9 @@ describe('RunEngine', () => {
   });
 
   it('makes a stopping instance’s leases claimable at once on a durable storage', async () => {
-    const clock = new ManualClock();
-    const storage: Storage = { ...createMemoryStorage({ clock }), durable: true };
-    const a = harness(storage, clock, 'a');
-    const b = harness(storage, clock, 'b');
-    engines.push(b.engine);
+    const { clock, instance } = world({ durable: true });
+    const a = instance('a');
+    const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
@@ -196,11 +194,9 @@ describe('RunEngine', () => {
   });
 
   it('claims a run waiting for a stream exactly once and executes it outside the lane', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const a = harness(storage, clock, 'a');
-    const b = harness(storage, clock, 'b');
-    engines.push(a.engine, b.engine);
+    const { clock, storage, instance } = world();
+    const a = instance('a');
+    const b = instance('b');
     const key = { collection: 'job', ownerId: 'alice', id: 'r' };
     await storage.records.insert({ ...key, state: 'Queued', createdAt: clock.now(), lease: { holder: 'reserved', expiresAt: clock.now() + 60_000 }, data: {} });
     const claims = await Promise.all([a.engine.claimInline(key, 'reserved', LIVE), a.engine.claimInline(key, 'reserved', LIVE), b.engine.claimInline(key, 'reserved', LIVE)]);
@@ -210,9 +206,8 @@ describe('RunEngine', () => {
   });
 
   it('on stop aborts live runs as the host stopping and hands unstarted ones to their kind', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
-    const h = harness(storage, clock, 'i1');
+    const { clock, instance } = world();
+    const h = instance('i1');
     const keys = [await admit(h.engine, clock, 'a'), await admit(h.engine, clock, 'b'), await admit(h.engine, clock, 'c')];
     for (const key of keys) h.engine.dispatch(key);
     await settle();
@@ -222,16 +217,14 @@ describe('RunEngine', () => {
   });
 
   it('hands every execution to the observer, which sees it start and settle around the kind’s execute', async () => {
-    const clock = new ManualClock();
-    const storage = createMemoryStorage({ clock });
+    const { clock, instance } = world();
     const seen: string[] = [];
     const observe: RunObserver = async (key, execute) => {
       seen.push(`start ${key.id}`);
       await execute();
       seen.push(`end ${key.id}`);
     };
-    const h = harness(storage, clock, 'i1', 'execute', observe);
-    engines.push(h.engine);
+    const h = instance('i1', 'execute', observe);
     const key = await admit(h.engine, clock, 'r1');
     h.engine.dispatch(key);
     await settle();
