@@ -18,8 +18,13 @@ function requireBuild(): void {
 
 export function runCli(args: string[], options: { readonly cwd: string; readonly env: Record<string, string> }): Promise<CliResult> {
   requireBuild();
+  return runProcess(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env } });
+}
+
+/** Any command run to its exit with exactly the environment given, its output collected. */
+export function runProcess(command: string, args: string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

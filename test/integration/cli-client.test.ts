@@ -1,39 +1,21 @@
 // The CLI on the typed client (issue 13), as a CI job runs it: the built `portcullis` executable
 // spawned against a running service, configured by PORTCULLIS_URL/PORTCULLIS_TOKEN or --url/--token.
 // Exit codes: 0 done (eval Pass), 1 failed (eval Fail), 2 bad usage, 3 refused or unreachable.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'portcullis/client';
-import { REPO_ROOT, startLiveService, type LiveService } from '../helpers/live-service.js';
+import { runCli } from '../helpers/cli-process.js';
+import { startLiveService, type LiveService } from '../helpers/live-service.js';
 import { AGENT_MD } from './bundles-harness.js';
-
-const MAIN = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
 
 let live: LiveService;
 let dir: string;
 let env: Record<string, string>;
 
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(args: string[], extraEnv: Record<string, string> = env): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const { PORTCULLIS_URL: _u, PORTCULLIS_TOKEN: _t, ...inherited } = process.env;
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: dir, env: { ...inherited, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI in the test's folder, with only PATH and the given PORTCULLIS_* variables. */
+const cli = (args: string[], extraEnv: Record<string, string> = env) => runCli(args, { cwd: dir, env: extraEnv });
 
 const GATED = {
   name: 'release',

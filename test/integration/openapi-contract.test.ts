@@ -2,11 +2,11 @@
 // with no error and no warning, every operation has a stable operationId, bodies reference named
 // component schemas, every error status is a problem document, and the version is the package's.
 // Also the routing answers the fuzzer found wrong: QUERY on a known path, Allow lists, over-long ids.
-import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess } from '../helpers/cli-process.js';
 import { REPO_ROOT, startLiveService, type LiveService } from '../helpers/live-service.js';
 
 type Doc = {
@@ -30,18 +30,6 @@ function operations(): Array<[string, string, Operation]> {
   return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [path, method, op] as [string, string, Operation]));
 }
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('the OpenAPI document', () => {
   it('passes redocly lint (recommended ruleset) with 0 errors and 0 warnings', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'portcullis-redocly-'));
@@ -51,7 +39,10 @@ describe('the OpenAPI document', () => {
       await writeFile(join(dir, 'dist', 'openapi.json'), JSON.stringify(doc));
       for (const file of ['redocly.yaml', '.redocly.lint-ignore.yaml']) await copyFile(join(REPO_ROOT, file), join(dir, file));
       const cli = join(REPO_ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-      const result = await run(process.execPath, [cli, 'lint', 'dist/openapi.json', '--format=json'], dir);
+      const result = await runProcess(process.execPath, [cli, 'lint', 'dist/openapi.json', '--format=json'], {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      });
       const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number; ignored: number }; problems: unknown[] };
       expect(report.problems).toEqual([]);
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
