@@ -2,7 +2,7 @@
 // data-classification check. The only module other code imports from this folder.
 export { REDACTED } from './redacted.js';
 export { redactText } from './redact-text.js';
-export { redactValue } from './redact-value.js';
+export { redactValue, redactValueOrSame } from './redact-value.js';
 export { containsSecret } from './contains-secret.js';
 export { redactThenTruncate, type TruncatedText } from './redact-then-truncate.js';
 export { StreamRedactor, DEFAULT_HOLD_BACK_CHARS, type StreamRedactorOptions } from './stream-redactor.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REDACTION_DEPTH, REDACTED, redactValue } from './index.js';
+import { MAX_REDACTION_DEPTH, REDACTED, redactValue, redactValueOrSame } from './index.js';
 
 const githubToken = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
 
@@ -97,5 +97,32 @@ describe('redactValue', () => {
     expect(redactValue(null)).toBe(null);
     expect(redactValue(undefined)).toBe(undefined);
     expect(redactValue(githubToken)).toBe(REDACTED);
+  });
+});
+
+describe('redactValueOrSame', () => {
+  it('returns the value itself when it carries no secret', () => {
+    const output = { iso: '2026-11-25T02:50:33.123Z', epochMs: 1764039033123, nested: [{ note: 'no secret here', password_hint: '' }] };
+    expect(redactValueOrSame(output)).toBe(output);
+    expect(redactValueOrSame('plain text')).toBe('plain text');
+  });
+
+  it('returns a redacted copy, leaving the input as it was, when a secret is anywhere in it', () => {
+    const inValue = { list: [{ note: `x ${githubToken}` }] };
+    const inPair = { user: 'ann', password: 'hunter2' };
+    const inKey = { [`cache:${githubToken}`]: 1 };
+    expect(redactValueOrSame(inValue)).toEqual({ list: [{ note: 'x [REDACTED]' }] });
+    expect(redactValueOrSame(inPair)).toEqual({ user: 'ann', password: REDACTED });
+    expect(redactValueOrSame(inKey)).toEqual({ 'cache:[REDACTED]': 1 });
+    expect(inValue.list[0]!.note).toContain(githubToken);
+    expect(inPair.password).toBe('hunter2');
+  });
+
+  it('copies a value nested deeper than the redaction depth, marking what is too deep', () => {
+    const deep = nest(MAX_REDACTION_DEPTH + 2, 'leaf');
+    const copied = redactValueOrSame(deep);
+    expect(copied).not.toBe(deep);
+    expect(copied).toEqual(redactValue(deep));
+    expect(depthOf(copied)).toBe(MAX_REDACTION_DEPTH);
   });
 });

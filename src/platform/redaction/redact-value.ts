@@ -1,6 +1,7 @@
 // Deep copy of a value with every string redacted: values, object keys, Map and Set entries, Error
 // messages, and values whose key marks them secret. Never mutates its input; keeps shared references
 // and cycles as they are; replaces anything deeper than MAX_REDACTION_DEPTH with the marker.
+import { containsSecret } from './contains-secret.js';
 import { MAX_REDACTION_DEPTH } from './depth-limit.js';
 import { redactText } from './redact-text.js';
 import { REDACTED } from './redacted.js';
@@ -9,6 +10,15 @@ import { redactPairValue } from './secret-pair.js';
 
 export function redactValue<T>(value: T): T {
   return copy(value, 1, new Map()) as T;
+}
+
+/**
+ * For values nobody mutates afterwards (a run's stored step outputs): the value itself when it carries
+ * no detected secret, since its redacted copy would equal it, else redactValue's copy. Most tool
+ * outputs carry none, so a workflow step keeps one object instead of two.
+ */
+export function redactValueOrSame<T>(value: T): T {
+  return containsSecret(value) ? redactValue(value) : value;
 }
 
 function copy(value: unknown, depth: number, copies: Map<object, unknown>): unknown {
