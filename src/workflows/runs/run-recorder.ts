@@ -5,8 +5,8 @@
 // `onLost` stops it here. The engine reports synchronously; commits run one at a time behind it, and
 // what arrives while one is in flight goes out together in the next (group commit: one round trip
 // for several checkpoints when the database is slower than the steps).
-import { redactValue } from '../../platform/redaction/index.js';
-import type { RecordKey } from '../../platform/storage/index.js';
+import { redactValueOrSame } from '../../platform/redaction/index.js';
+import type { RecordKey, RecordPatch, UpdateGuard } from '../../platform/storage/index.js';
 import type { LaneSlot } from '../../runs/index.js';
 import type { ExecutionObserver, StepChange } from '../engine/execution-observer.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
@@ -31,17 +31,25 @@ export interface RunRecorderOptions {
 
 export class RunRecorder implements ExecutionObserver {
   readonly #o: RunRecorderOptions;
+  /** The record part of a commit that changes only items and events (fenced by the lease). */
+  readonly #fenceOnly: { readonly patch: RecordPatch<WorkflowRunData>; readonly guard: UpdateGuard };
   #data: WorkflowRunData;
   #lastSeq: number;
   #chain: Promise<void> = Promise.resolve();
-  /** Checkpoints waiting for the commit in flight to finish. */
-  #pending: PendingCheckpoint[] = [];
+  // What the next commit writes, gathered as the engine reports (group commit). Each step's item as
+  // it is now (a step that changed twice before the commit is written once), every event in order,
+  // where a PARKED event sits among them, and whether the record's data goes too.
+  #items = new Map<string, StepState>();
+  #events: RunEvent[] = [];
+  #parkedOffset: number | null = null;
+  #withData = false;
   #flushing = false;
 
   constructor(options: RunRecorderOptions) {
     this.#o = options;
     this.#data = options.data;
     this.#lastSeq = options.lastSeq;
+    this.#fenceOnly = { patch: {}, guard: { leaseHolder: options.holder } };
   }
 
   /** The run as this instance last recorded it. */
@@ -57,11 +65,14 @@ export class RunRecorder implements ExecutionObserver {
     const previous = this.#o.steps.get(step.id) ?? PENDING_STEP;
     const next = nextState(previous, change);
     this.#o.steps.set(step.id, next);
+    this.#items.set(step.id, next);
+    this.#events.push(stepEvent(step, next));
     if (change.status === 'Succeeded' && change.usage) {
       const usage = this.#data.usage;
       this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
+      this.#withData = true;
     }
-    this.#enqueue({ items: [{ key: step.id, data: next }], events: [stepEvent(step, next)] }, change.status === 'Succeeded' && change.usage ? this.#data : undefined);
+    this.#schedule();
   }
 
   runBlocked(): void {
@@ -70,14 +81,18 @@ export class RunRecorder implements ExecutionObserver {
     if (approval === undefined) return;
     this.#o.slot?.park();
     this.#data = { ...this.#data, status: 'Blocked' };
-    this.#enqueue({ events: [{ type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName } satisfies RunEvent] }, this.#data, true);
+    this.#events.push({ type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName } satisfies RunEvent);
+    this.#parkedOffset = this.#events.length;
+    this.#withData = true;
+    this.#schedule();
   }
 
   runResumed(): void {
     if (this.#data.status !== 'Blocked') return;
     this.#o.slot?.unpark();
     this.#data = { ...this.#data, status: 'Running', parkedSeq: null };
-    this.#enqueue({}, this.#data);
+    this.#withData = true;
+    this.#schedule();
   }
 
   /** Resolves once every checkpoint queued so far was committed (or refused). */
@@ -85,9 +100,7 @@ export class RunRecorder implements ExecutionObserver {
     return this.#chain;
   }
 
-  /** Queues a checkpoint; with `data` the record's data and state become the run as it is now. */
-  #enqueue(change: { items?: { key: string; data: StepState }[]; events?: RunEvent[] }, data: WorkflowRunData | undefined, parked = false): void {
-    this.#pending.push({ items: change.items ?? [], events: change.events ?? [], data: data !== undefined, parked });
+  #schedule(): void {
     if (this.#flushing) return;
     this.#flushing = true;
     this.#chain = this.#flush().catch((error: unknown) => this.#o.onError(error));
@@ -99,17 +112,24 @@ export class RunRecorder implements ExecutionObserver {
       // Starts after the reporting turn, so what the engine reports together goes out together: on a
       // storage that commits at once (Memory) a step's success and its successor's start are one commit.
       await Promise.resolve();
-      while (this.#pending.length > 0) {
-        const batch = this.#pending;
-        this.#pending = [];
-        const { items, events, parkedOffset, withData } = mergeCheckpoints(batch);
+      while (this.#items.size > 0 || this.#events.length > 0 || this.#withData) {
+        const items = this.#items;
+        const events = this.#events;
+        const parkedOffset = this.#parkedOffset;
+        const withData = this.#withData;
+        this.#items = new Map();
+        this.#events = [];
+        this.#parkedOffset = null;
+        this.#withData = false;
         // A PARKED this batch committed is where a re-attaching watcher is told the run waits.
         if (parkedOffset !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq: this.#lastSeq + parkedOffset };
-        const record = { patch: withData ? { state: this.#data.status, data: this.#data } : {}, guard: { leaseHolder: this.#o.holder } };
+        const record = withData ? { patch: { state: this.#data.status, data: this.#data }, guard: this.#fenceOnly.guard } : this.#fenceOnly;
         // Literals, not a conditional spread: this runs once per checkpoint of every workflow step.
-        const result = await this.#o.runs.commit(this.#o.key, items.length > 0 ? { items, events, record } : { events, record });
+        const result = await this.#o.runs.commit(this.#o.key, items.size > 0 ? { items: toItems(items), events, record } : { events, record });
         if (!result.committed) {
-          this.#pending = [];
+          this.#items.clear();
+          this.#events = [];
+          this.#withData = false;
           this.#o.onLost();
           return;
         }
@@ -121,40 +141,10 @@ export class RunRecorder implements ExecutionObserver {
   }
 }
 
-interface PendingCheckpoint {
-  readonly items: { key: string; data: StepState }[];
-  readonly events: RunEvent[];
-  readonly data: boolean;
-  readonly parked: boolean;
-}
-
-/**
- * One commit's worth of checkpoints, in order: every event (a PARKED one's offset in them kept), and
- * each step's item once, as it ended (a step that changed twice in one batch is written once).
- */
-function mergeCheckpoints(batch: readonly PendingCheckpoint[]): {
-  items: { key: string; data: StepState }[];
-  events: RunEvent[];
-  parkedOffset: number | null;
-  withData: boolean;
-} {
-  if (batch.length === 1) {
-    const only = batch[0]!;
-    return { items: only.items, events: only.events, parkedOffset: only.parked ? only.events.length : null, withData: only.data };
-  }
-  const newest = new Map<string, StepState>();
-  const events: RunEvent[] = [];
-  let parkedOffset: number | null = null;
-  let withData = false;
-  for (const change of batch) {
-    for (const item of change.items) newest.set(item.key, item.data);
-    for (const event of change.events) events.push(event);
-    if (change.parked) parkedOffset = events.length;
-    if (change.data) withData = true;
-  }
-  const items: { key: string; data: StepState }[] = [];
-  for (const [key, data] of newest) items.push({ key, data });
-  return { items, events, parkedOffset, withData };
+function toItems(items: ReadonlyMap<string, StepState>): { key: string; data: StepState }[] {
+  const out: { key: string; data: StepState }[] = [];
+  for (const [key, data] of items) out.push({ key, data });
+  return out;
 }
 
 function stepEvent(step: GraphStep, next: StepState): RunEvent {
@@ -180,7 +170,7 @@ function nextState(previous: StepState, change: StepChange): StepState {
         startedAt: previous.startedAt,
         completedAt: change.at,
         output,
-        redacted: output === null ? null : redactValue(output),
+        redacted: output === null ? null : redactValueOrSame(output),
         error: null,
         usage: change.usage ?? null,
       };
@@ -194,7 +184,7 @@ function nextState(previous: StepState, change: StepChange): StepState {
         startedAt: previous.startedAt,
         completedAt: change.at,
         output,
-        redacted: output === null ? null : redactValue(output),
+        redacted: output === null ? null : redactValueOrSame(output),
         error: change.error,
         usage: previous.usage,
       };
