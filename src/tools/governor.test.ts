@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/log/index.js';
 import { resolveEnvelope } from '../platform/envelope/index.js';
-import { ToolGovernor } from './governor.js';
+import { TOOL_FAILURE_MESSAGE, ToolGovernor } from './governor.js';
 import { toolSuccess, type Tool } from './tool.js';
 
 const SECRET = 'sk-live-0123456789abcdefghijklmnopqrstuv';
@@ -46,5 +46,72 @@ describe('the governor decision log', () => {
     governor.authorize(call(`token=${SECRET}`));
     expect(JSON.stringify(lines)).not.toContain(SECRET);
     expect(lines[0]).toMatchObject({ operation: 'token=[REDACTED]' });
+  });
+});
+
+describe('the governor running a tool', () => {
+  const failing = (invoke: Tool['invoke'], overrides: Partial<Tool['descriptor']> = {}): Tool => ({ descriptor: { ...echo.descriptor, ...overrides }, invoke });
+
+  it('turns a tool that throws, synchronously or by rejecting, into the generic failure and logs it with secrets redacted', async () => {
+    const { governor, lines } = governorWithLog();
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
+    const thrower = failing(() => {
+      throw new Error(`boom ${token}`);
+    });
+    const rejecter = failing(() => Promise.reject(new Error('later boom')));
+    for (const tool of [thrower, rejecter]) {
+      await expect(governor.execute({ ...call('say'), tool })).resolves.toEqual({ status: 'completed', result: { ok: false, error: TOOL_FAILURE_MESSAGE } });
+    }
+    expect(lines.filter((line) => line['msg'] === 'tool threw')).toHaveLength(2);
+    expect(JSON.stringify(lines)).toContain('boom [REDACTED]');
+    expect(JSON.stringify(lines)).not.toContain(token);
+  });
+
+  it('rejects with the abort reason when the call was aborted while the tool ran', async () => {
+    const { governor } = governorWithLog();
+    const controller = new AbortController();
+    const tool = failing(async () => {
+      controller.abort(new Error('cancelled by the caller'));
+      throw new Error('interrupted');
+    });
+    await expect(governor.execute({ ...call('say'), tool, signal: controller.signal })).rejects.toThrow('interrupted');
+  });
+
+  it('denies a tool outside the envelope without running it', async () => {
+    const { governor, lines } = governorWithLog();
+    let ran = false;
+    const other = failing(
+      async () => {
+        ran = true;
+        return toolSuccess('ran');
+      },
+      { name: 'other' },
+    );
+    await expect(governor.execute({ ...call('say'), tool: other })).resolves.toMatchObject({ status: 'denied', denial: 'not-granted' });
+    expect(ran).toBe(false);
+    expect(lines[0]).toMatchObject({ tool: 'other', verdict: 'denied', denial: 'not-granted' });
+  });
+
+  it('runs a tool that is not concurrency-safe one call at a time per owner', async () => {
+    const { governor } = governorWithLog();
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const serial = failing(
+      async (_operation, parameters) => {
+        order.push(`start ${String(parameters['text'])}`);
+        if (parameters['text'] === 'first') await gate;
+        order.push(`end ${String(parameters['text'])}`);
+        return toolSuccess('done');
+      },
+      { isConcurrencySafe: false },
+    );
+    const first = governor.execute({ ...call('say'), tool: serial, parameters: { text: 'first' } });
+    const second = governor.execute({ ...call('say'), tool: serial, parameters: { text: 'second' } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual(['start first']);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['start first', 'end first', 'start second', 'end second']);
   });
 });

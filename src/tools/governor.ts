@@ -115,21 +115,32 @@ export class ToolGovernor {
     return this.#tracing.withSpan(span, () => this.#execute(call, span)).finally(() => span.end());
   }
 
-  async #execute(call: GovernedCall, span: Span | undefined): Promise<GovernedOutcome> {
-    const verdict = this.authorize(call);
+  // Promise chains, not nested async functions: a workflow step is one governed call, and each async
+  // layer costs its own promises and microtask turns on every step of every run.
+  #execute(call: GovernedCall, span: Span | undefined): Promise<GovernedOutcome> {
+    let verdict: GovernorVerdict;
+    try {
+      verdict = this.authorize(call);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     span?.setAttributes({ 'portcullis.governance.decision': verdict.allowed ? 'allowed' : 'denied', 'portcullis.governance.rule': verdict.allowed ? 'granted' : verdict.reason });
     if (!verdict.allowed) {
       span?.setAttribute('portcullis.governance.denial', verdict.denial);
       this.#metrics?.denied(call.tool, call.surface, verdict.denial);
-      return { status: 'denied', denial: verdict.denial, reason: verdict.reason };
+      return Promise.resolve({ status: 'denied', denial: verdict.denial, reason: verdict.reason });
     }
     const started = this.#metrics === undefined ? 0 : this.#now();
-    const outcome = await this.#run(call).catch((error: unknown) => {
-      this.#completed(call, call.signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled', started, span);
-      throw error;
-    });
-    this.#completed(call, outcome.result.ok ? 'succeeded' : call.signal.aborted ? (call.signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled') : 'failed', started, span);
-    return outcome;
+    return this.#run(call).then(
+      (result): GovernedOutcome => {
+        this.#completed(call, result.ok ? 'succeeded' : call.signal.aborted ? (call.signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled') : 'failed', started, span);
+        return { status: 'completed', result };
+      },
+      (error: unknown) => {
+        this.#completed(call, call.signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled', started, span);
+        throw error;
+      },
+    );
   }
 
   #completed(call: GovernedCall, outcome: 'succeeded' | 'failed' | 'timed_out' | 'cancelled', started: number, span: Span | undefined): void {
@@ -137,19 +148,23 @@ export class ToolGovernor {
     if (span !== undefined && outcome !== 'succeeded') span.setAttribute('error.type', outcome);
   }
 
-  async #run(call: GovernedCall): Promise<{ readonly status: 'completed'; readonly result: ToolResult }> {
-    const run = async (): Promise<ToolResult> => {
-      try {
-        return await call.tool.invoke(call.operation, call.parameters, { ownerId: call.ownerId, signal: call.signal });
-      } catch (error) {
-        if (call.signal.aborted) throw error;
-        this.#log.warn({ err: error, tool: call.tool.descriptor.name, operation: call.operation }, 'tool threw');
-        return { ok: false, error: TOOL_FAILURE_MESSAGE };
-      }
-    };
-    const result = call.tool.descriptor.isConcurrencySafe
-      ? await run()
-      : await this.#serial.run(`${call.ownerId}\u0000${call.tool.descriptor.name.toLowerCase()}`, call.signal, run);
-    return { status: 'completed', result };
+  #run(call: GovernedCall): Promise<ToolResult> {
+    if (call.tool.descriptor.isConcurrencySafe) return this.#invoke(call);
+    return this.#serial.run(`${call.ownerId}\u0000${call.tool.descriptor.name.toLowerCase()}`, call.signal, () => this.#invoke(call));
+  }
+
+  /** The tool's result; a tool that throws (not aborted) becomes the generic failure, logged here. */
+  #invoke(call: GovernedCall): Promise<ToolResult> {
+    let work: Promise<ToolResult>;
+    try {
+      work = call.tool.invoke(call.operation, call.parameters, { ownerId: call.ownerId, signal: call.signal });
+    } catch (error) {
+      work = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return work.catch((error: unknown): ToolResult => {
+      if (call.signal.aborted) throw error;
+      this.#log.warn({ err: error, tool: call.tool.descriptor.name, operation: call.operation }, 'tool threw');
+      return { ok: false, error: TOOL_FAILURE_MESSAGE };
+    });
   }
 }

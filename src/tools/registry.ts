@@ -79,6 +79,12 @@ export class ToolRegistry {
     return [...this.#builtins.values()].map((tool) => tool.descriptor.name).sort();
   }
 
+  /** A granted built-in tool by case-insensitive name, at once; undefined for anything else (MCP tools: findGranted). */
+  grantedBuiltin(envelope: Envelope, name: string): Tool | undefined {
+    const builtin = this.#builtins.get(name.toLowerCase());
+    return builtin !== undefined && decideTool(envelope, name).allowed ? builtin : undefined;
+  }
+
   /** A granted tool by case-insensitive name, or undefined (not granted ≡ nonexistent). */
   async findGranted(envelope: Envelope, name: string, signal?: AbortSignal): Promise<Tool | undefined> {
     if (!decideTool(envelope, name).allowed) return undefined;

@@ -18,5 +18,6 @@ export function boundOutputs(runners: StepRunners, limits: Pick<StepLimits, 'max
     kept += size;
     return outcome;
   };
-  return mapStepRunners(runners, (runner) => async (context) => check(await runner(context)));
+  // `.then`, not another async layer: this wraps every step of every run.
+  return mapStepRunners(runners, (runner) => (context) => runner(context).then(check));
 }

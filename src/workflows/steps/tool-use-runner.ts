@@ -24,7 +24,8 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
   return async (context): Promise<StepOutcome> => {
     const configuration = context.step.configuration as ToolUseConfiguration;
     const { signal } = context;
-    const tool = await deps.registry.findGranted(deps.envelope, configuration.tool, signal);
+    // A built-in tool is found without a turn of the event loop; MCP tools may need their server.
+    const tool = deps.registry.grantedBuiltin(deps.envelope, configuration.tool) ?? (await deps.registry.findGranted(deps.envelope, configuration.tool, signal));
     if (tool === undefined) return { ok: false, error: TOOL_DENIED };
     const operation = tool.descriptor.operations.find((op) => op.name === configuration.operation);
     if (operation === undefined) return { ok: false, error: 'The tool does not declare this operation.' };
