@@ -26,6 +26,7 @@ const FIGURES = {
   },
   'workflow-chain': {
     'per step, median of the run (µs)': (r) => r.perStepUs.median,
+    'first run after start-up, per step (µs)': (r) => r.coldPerStepUs,
     'service CPU per step, median (µs)': (r) => r.cpuPerStepUs.median,
   },
   evals: {

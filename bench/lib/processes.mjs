@@ -14,6 +14,8 @@ const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
 export async function startServer(spec, { exposeGc = false } = {}) {
   const execArgv = [];
   if (exposeGc) execArgv.push('--expose-gc');
+  // BENCH_NODE_ARGS="--trace-gc …": further V8/Node flags for every server (diagnosis: what a run's GC costs).
+  if (process.env.BENCH_NODE_ARGS) execArgv.push(...process.env.BENCH_NODE_ARGS.split(/\s+/).filter(Boolean));
   if (process.env.BENCH_PROFILE) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`);
   // BENCH_PROFILE_INTERVAL=<µs>: a finer sampling interval than V8's 1,000 µs (short runs, small costs).
   if (process.env.BENCH_PROFILE && process.env.BENCH_PROFILE_INTERVAL) execArgv.push(`--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL}`);
