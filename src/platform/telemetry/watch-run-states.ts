@@ -52,10 +52,14 @@ export function watchRunStates(storage: Storage): RunStateWatch {
     },
   });
   const watchedJournal = intercept(journal, {
-    commit: async <T, R>(run: RecordKey, change: JournalChange<T, R>) => {
-      const result = await journal.commit<T, R>(run, change);
-      if (result.committed) note(run, change.record?.patch.state);
-      return result;
+    commit: <T, R>(run: RecordKey, change: JournalChange<T, R>) => {
+      const state = change.record?.patch.state;
+      // A commit that writes no final state (every workflow step's checkpoint) passes straight through.
+      if (state === undefined || state === null || !FINAL_STATES.has(state)) return journal.commit<T, R>(run, change);
+      return journal.commit<T, R>(run, change).then((result) => {
+        if (result.committed) note(run, state);
+        return result;
+      });
     },
   });
   return {

@@ -3,7 +3,7 @@
 // per workflow, MaxActiveRunsPerOwner per owner: both checked atomically with the insert); a final run,
 // its approvals and its plan stay for RunRecordTtl, then are swept.
 import type { Owner } from '../../platform/ownership/index.js';
-import type { InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
+import type { CommitResult, InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
 import type { ApprovalData, RunEvent, RunPlan, StepState, WorkflowRunData } from './workflow-run.js';
 
 export const RUN_COLLECTION = 'workflow-run';
@@ -101,10 +101,12 @@ export class RunStore {
     return page.records.length > 0;
   }
 
-  /** Commits step items, events and a run-record patch atomically; false when the guard refused. */
-  async commit(key: RecordKey, change: JournalChange<StepState, WorkflowRunData>): Promise<{ committed: boolean; seqs: readonly number[] }> {
-    const result = await this.#storage.journal.commit<StepState, WorkflowRunData>(key, change);
-    return result.committed ? { committed: true, seqs: result.seqs } : { committed: false, seqs: [] };
+  /**
+   * Commits step items, events and a run-record patch atomically; `committed` is false when the guard
+   * refused. The journal's own result, not a copy of it: every workflow step commits through here.
+   */
+  commit(key: RecordKey, change: JournalChange<StepState, WorkflowRunData>): Promise<CommitResult<WorkflowRunData>> {
+    return this.#storage.journal.commit<StepState, WorkflowRunData>(key, change);
   }
 
   /** The patch that makes a run final: it drops its lease and, with its plan and approvals, expires RunRecordTtl from now. */

@@ -25,7 +25,7 @@ export function createClockTool(options: ClockToolOptions = {}): Tool {
   };
   return {
     descriptor: clockDescriptor,
-    invoke: (operation, parameters, context) =>
-      Promise.resolve().then(() => (context.signal.aborted ? toolFailure('aborted') : run(operation, parameters))),
+    // Synchronous work, answered as a settled promise (no extra turn: a workflow step may be one clock call).
+    invoke: (operation, parameters, context) => Promise.resolve(context.signal.aborted ? toolFailure('aborted') : run(operation, parameters)),
   };
 }
