@@ -46,6 +46,7 @@ import {
 import { stagingRootOf } from './handles/staging-root.js';
 import type { AguiTurn } from './agui/agui-turn.js';
 import { onThread } from './agui/on-thread.js';
+import { isoInstant } from '../platform/clock/index.js';
 
 export interface BundleServiceOptions {
   readonly config: BundleExecutionConfig;
@@ -73,8 +74,6 @@ export interface Page {
   readonly limit: number;
   readonly cursor: string | null;
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 export class BundleService {
   readonly #o: BundleServiceOptions;
@@ -110,7 +109,7 @@ export class BundleService {
         },
         this.#o.durable ? await readFile(upload) : null,
       );
-      return { handle, expiresAt: iso(expiresAt) };
+      return { handle, expiresAt: isoInstant(expiresAt) };
     } catch (error) {
       if (isArchiveRejected(error)) throw new ProblemError('validation-failed', error.detail, { cause: error });
       throw error;
@@ -128,7 +127,7 @@ export class BundleService {
   async listHandles(principal: Principal, page: Page): Promise<{ handles: Array<{ handle: string; agentId: string; expiresAt: string; createdAt: string }>; nextCursor: string | null }> {
     const found = await this.#o.handles.list(principal, page);
     return {
-      handles: found.handles.map((h) => ({ handle: h.handle, agentId: h.manifest.id, expiresAt: iso(h.expiresAt), createdAt: iso(h.createdAt) })),
+      handles: found.handles.map((h) => ({ handle: h.handle, agentId: h.manifest.id, expiresAt: isoInstant(h.expiresAt), createdAt: isoInstant(h.createdAt) })),
       nextCursor: found.nextCursor,
     };
   }

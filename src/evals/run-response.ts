@@ -3,6 +3,7 @@
 // reclaimed. Per-case results never appear here; a polled live run tells how many case executions are judged.
 import type { EvalRunData, FiledRun, RunDetails } from './eval-run.js';
 import type { EvalRunResponse } from './schemas.js';
+import { isoInstant } from '../platform/clock/index.js';
 
 export function liveRunResponse(run: EvalRunData & { status: 'Queued' | 'Running' }, progress?: { completed: number; total: number }): EvalRunResponse {
   return {
@@ -34,5 +35,5 @@ export function statusUrl(jobId: string): string {
 }
 
 function iso(epochMs: number): string {
-  return new Date(epochMs).toISOString();
+  return isoInstant(epochMs);
 }

@@ -2,25 +2,26 @@
 // name), the list entry and the stored definition with its ids. Owner and bookkeeping stay inside.
 import type { StepConfiguration, StoredWorkflow } from './definition/workflow-definition.js';
 import type { SubmitResponse, WorkflowDetail, WorkflowList } from './schemas.js';
+import { isoInstant } from '../platform/clock/index.js';
 
 export function submitView(workflow: StoredWorkflow): SubmitResponse {
   return {
     id: workflow.id,
     name: workflow.name,
     steps: workflow.steps.map((step) => ({ name: step.name, id: step.id })),
-    createdAt: new Date(workflow.createdAt).toISOString(),
+    createdAt: isoInstant(workflow.createdAt),
   };
 }
 
 export function listView(workflows: readonly StoredWorkflow[]): WorkflowList {
-  return { workflows: workflows.map((w) => ({ id: w.id, name: w.name, createdAt: new Date(w.createdAt).toISOString() })) };
+  return { workflows: workflows.map((w) => ({ id: w.id, name: w.name, createdAt: isoInstant(w.createdAt) })) };
 }
 
 export function detailView(workflow: StoredWorkflow): WorkflowDetail {
   return {
     id: workflow.id,
     name: workflow.name,
-    createdAt: new Date(workflow.createdAt).toISOString(),
+    createdAt: isoInstant(workflow.createdAt),
     steps: workflow.steps.map((step) => ({ id: step.id, name: step.name, type: step.type, configuration: configurationView(step.configuration) })),
     edges: workflow.edges.map((edge) => ({ ...edge })),
     configuration: { entryStep: workflow.entryStep, input: { ...workflow.input } },

@@ -2,8 +2,9 @@
 // timestamps, caller-safe error and result. It reads no execution input, so none can be echoed.
 import type { BundleRunRecord } from './run-record.js';
 import type { BundleRunResponse } from '../schemas.js';
+import { isoInstant } from '../../platform/clock/index.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+const iso = isoInstant;
 
 export function toRunResponse(run: BundleRunRecord): BundleRunResponse {
   // Literal objects, not a spread of a shared base: V8 copies a spread source on its slow path here,

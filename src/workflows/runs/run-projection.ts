@@ -4,6 +4,7 @@ import type { StepType } from '../definition/workflow-definition.js';
 import type { RunStatus, StepStatus } from './run-status.js';
 import type { RunView } from './run-store.js';
 import { PENDING_STEP, type ApprovalData, type RunStepRef, type StepState } from './workflow-run.js';
+import { isoInstant } from '../../platform/clock/index.js';
 
 export type { RunStatus, StepStatus } from './run-status.js';
 
@@ -38,7 +39,7 @@ export interface RunProjection {
 }
 
 export function isoOrNull(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
+  return ms === null ? null : isoInstant(ms);
 }
 
 export function projectStep(step: RunStepRef, state: StepState = PENDING_STEP): StepProjection {
@@ -64,7 +65,7 @@ export function projectRun(view: RunView, pending: readonly ApprovalData[]): Run
     jobId: run.jobId,
     workflowId: run.workflowId,
     status: run.status,
-    createdAt: new Date(run.createdAt).toISOString(),
+    createdAt: isoInstant(run.createdAt),
     startedAt: isoOrNull(run.startedAt),
     completedAt: isoOrNull(run.completedAt),
     error: run.error,
@@ -73,7 +74,7 @@ export function projectRun(view: RunView, pending: readonly ApprovalData[]): Run
       approvalId: approval.approvalId,
       stepName: approval.stepName,
       message: approval.message,
-      createdAt: new Date(approval.createdAt).toISOString(),
+      createdAt: isoInstant(approval.createdAt),
     })),
   };
 }

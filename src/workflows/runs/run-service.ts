@@ -30,6 +30,7 @@ import { projectRun, type RunProjection } from './run-projection.js';
 import { isFinal, type RunStatus } from './run-status.js';
 import { LIVE_STATES, runKey, type RunStore, type RunView } from './run-store.js';
 import type { ApprovalData, WorkflowRunData } from './workflow-run.js';
+import { isoInstant } from '../../platform/clock/index.js';
 
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
@@ -66,7 +67,7 @@ export interface PendingApproval {
   readonly expiresAt: string | null;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+const iso = isoInstant;
 
 export class RunService {
   readonly #d: RunServiceDependencies;
