@@ -20,7 +20,7 @@ export class MemorySlotStore implements SlotStore {
 
   async acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): Promise<string | null> {
     const group = groupOf(kind, key);
-    if (this.#live(group).length >= limit) return null;
+    if (this.#liveCount(group) >= limit) return null;
     // randomUUID draws from Node's cached entropy; randomBytes(12) was a CSPRNG call per direct tool
     // invocation (5% of its CPU time). The id never leaves the process.
     const id = randomUUID();
@@ -55,14 +55,17 @@ export class MemorySlotStore implements SlotStore {
   }
 
   async held(kind: string, key: string): Promise<number> {
-    return this.#live(groupOf(kind, key)).length;
+    return this.#liveCount(groupOf(kind, key));
   }
 
-  #live(group: string): string[] {
+  /** Live slots of the group, lapsed ones dropped first (no arrays: every direct invocation asks). */
+  #liveCount(group: string): number {
+    const ids = this.#groups.get(group);
+    if (ids === undefined) return 0;
     const now = this.#clock.now();
-    const ids = [...(this.#groups.get(group) ?? [])];
+    // Deleting the entry being visited is safe while iterating a Set.
     for (const id of ids) if ((this.#slots.get(id)?.expiresAt ?? 0) <= now) this.#drop(id);
-    return [...(this.#groups.get(group) ?? [])];
+    return ids.size;
   }
 
   #drop(id: string): void {
