@@ -85,8 +85,10 @@ describe('workflow template amplification', () => {
       }
       expect(fake.requests).toHaveLength(15);
       expect(Math.max(...upstreamBytes())).toBeLessThan(MiB);
-      // Unbounded, each run reaches 25 MB prompts and keeps 51 MB of outputs.
-      expect(probe.peakGrowthMiB()).toBeLessThan(150);
+      // Unbounded, each run reaches 25 MB prompts and keeps 51 MB of outputs: five runs keep 255 MB.
+      // Bounded it grows 104-128 MiB alone; under the full suite's parallel load a run reached 150.2
+      // (GC lags), so the backstop sits at 200, still well under what the unbounded runs keep.
+      expect(probe.peakGrowthMiB()).toBeLessThan(200);
     } finally {
       probe.stop();
     }
