@@ -55,7 +55,8 @@ export async function invokeTool(
   const signal = deadline.signal;
   try {
     const envelope = resolveEnvelope(deps.envelopes, principal);
-    const tool = await deadline.race(deps.registry.findGranted(envelope, toolName, signal));
+    // A built-in tool is found at once; an MCP tool may wait for its server, under the deadline.
+    const tool = deps.registry.grantedBuiltin(envelope, toolName) ?? (await deadline.race(deps.registry.findGranted(envelope, toolName, signal)));
     if (tool === undefined || !tool.descriptor.isDirectlyInvocable) throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
     const request = readRequest();
 
