@@ -70,8 +70,10 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
   };
 
   await app.register(async (scope: App) => {
-    scope.addHook('onRequest', async () => {
-      if (!enabled) throw bundlesDisabled();
+    // Callback style: an async hook costs a promise and a microtask on every bundle request (a poll).
+    scope.addHook('onRequest', (_request, _reply, done) => {
+      if (enabled) done();
+      else done(bundlesDisabled());
     });
     // Shutdown: every live run is cancelled and each open stream ends with RUN_ERROR before the
     // server drops its connections.
