@@ -13,6 +13,7 @@ import { DeadlineExceeded } from './invocation-deadline.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Tool, ToolResult } from './tool.js';
 import { ToolCallMetrics } from './tool-call-metrics.js';
+import { promiseOf } from '../platform/promise/index.js';
 
 export type GovernedSurface = 'direct' | 'bundle' | 'workflow' | 'eval';
 
@@ -101,7 +102,7 @@ export class ToolGovernor {
 
   /** Authorizes and, when allowed, runs the call. A throwing tool becomes a generic failure. */
   execute(call: GovernedCall): Promise<GovernedOutcome> {
-    if (!this.#tracing.enabled) return this.#execute(call, undefined);
+    if (!this.#tracing.enabled) return promiseOf(() => this.#execute(call, undefined));
     const span = this.#tracing.startSpan(`execute_tool ${call.tool.descriptor.name}`, {
       attributes: {
         'gen_ai.operation.name': 'execute_tool',
@@ -112,18 +113,14 @@ export class ToolGovernor {
         'portcullis.tool.surface': call.surface,
       },
     });
-    return this.#tracing.withSpan(span, () => this.#execute(call, span)).finally(() => span.end());
+    return this.#tracing.withSpan(span, () => promiseOf(() => this.#execute(call, span))).finally(() => span.end());
   }
 
   // Promise chains, not nested async functions: a workflow step is one governed call, and each async
   // layer costs its own promises and microtask turns on every step of every run.
+  // Called through promiseOf: a throw from authorize reaches the caller as a rejection.
   #execute(call: GovernedCall, span: Span | undefined): Promise<GovernedOutcome> {
-    let verdict: GovernorVerdict;
-    try {
-      verdict = this.authorize(call);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    const verdict = this.authorize(call);
     span?.setAttributes({ 'portcullis.governance.decision': verdict.allowed ? 'allowed' : 'denied', 'portcullis.governance.rule': verdict.allowed ? 'granted' : verdict.reason });
     if (!verdict.allowed) {
       span?.setAttribute('portcullis.governance.denial', verdict.denial);
@@ -155,13 +152,7 @@ export class ToolGovernor {
 
   /** The tool's result; a tool that throws (not aborted) becomes the generic failure, logged here. */
   #invoke(call: GovernedCall): Promise<ToolResult> {
-    let work: Promise<ToolResult>;
-    try {
-      work = call.tool.invoke(call.operation, call.parameters, { ownerId: call.ownerId, signal: call.signal });
-    } catch (error) {
-      work = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    return work.catch((error: unknown): ToolResult => {
+    return promiseOf(() => call.tool.invoke(call.operation, call.parameters, { ownerId: call.ownerId, signal: call.signal })).catch((error: unknown): ToolResult => {
       if (call.signal.aborted) throw error;
       this.#log.warn({ err: error, tool: call.tool.descriptor.name, operation: call.operation }, 'tool threw');
       return { ok: false, error: TOOL_FAILURE_MESSAGE };

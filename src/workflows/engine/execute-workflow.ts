@@ -18,6 +18,7 @@ import type { ApprovalRequest, GateDecision, GraphOutcome, SettledStep, StepCont
 import type { Timers } from './timers.js';
 import { abortReason } from '../../platform/abort/index.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
+import { promiseOf } from '../../platform/promise/index.js';
 
 export interface EngineOptions {
   readonly runners: StepRunners;
@@ -92,13 +93,7 @@ class GraphExecution {
       return;
     }
     this.#options.observer.stepChanged(step, { status: 'Running', at: this.#options.clock.now() });
-    let work: Promise<StepOutcome>;
-    try {
-      work = this.#options.runners[step.type](this.#context(step));
-    } catch (error) {
-      work = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    work.then(
+    promiseOf(() => this.#options.runners[step.type](this.#context(step))).then(
       (outcome) => this.#settle(step, outcome),
       (error: unknown) => this.#settle(step, this.#thrown(step, error)),
     );

@@ -3,7 +3,8 @@
 // The fields of a line are built only when a line is written, and the wrapper is a promise chain,
 // not another async layer: it runs on every step of every run.
 import type { Logger } from '../../platform/log/index.js';
-import { mapStepRunners, type StepContext, type StepOutcome, type StepRunner, type StepRunners } from '../engine/step-runner.js';
+import { mapStepRunners, type StepContext, type StepRunner, type StepRunners } from '../engine/step-runner.js';
+import { promiseOf } from '../../platform/promise/index.js';
 
 export function logStepRunners(runners: StepRunners, logger: Logger, run: { readonly jobId: string; readonly workflowId: string }): StepRunners {
   const fields = (context: StepContext): { jobId: string; workflowId: string; step: string; type: string } => ({
@@ -14,14 +15,8 @@ export function logStepRunners(runners: StepRunners, logger: Logger, run: { read
   });
   const wrap =
     (runner: StepRunner): StepRunner =>
-    (context) => {
-      let work: Promise<StepOutcome>;
-      try {
-        work = runner(context);
-      } catch (error) {
-        work = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-      return work.then(
+    (context) =>
+      promiseOf(() => runner(context)).then(
         (outcome) => {
           if (!outcome.ok) logger.info({ ...fields(context), error: outcome.error }, 'workflow step failed');
           else if (logger.isLevelEnabled('debug')) logger.debug(fields(context), 'workflow step succeeded');
@@ -32,6 +27,5 @@ export function logStepRunners(runners: StepRunners, logger: Logger, run: { read
           throw error;
         },
       );
-    };
   return mapStepRunners(runners, wrap);
 }

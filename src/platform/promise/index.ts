@@ -1,0 +1,1 @@
+export { promiseOf } from './promise-of.js';
