@@ -4,26 +4,25 @@ import type { BundleRunRecord } from './run-record.js';
 import type { BundleRunResponse } from '../schemas.js';
 import { isoInstant } from '../../platform/clock/index.js';
 
-const iso = isoInstant;
 
 export function toRunResponse(run: BundleRunRecord): BundleRunResponse {
   // Literal objects, not a spread of a shared base: V8 copies a spread source on its slow path here,
   // which made this projection the largest single cost of polling a run.
   const { jobId, status } = run;
-  const createdAt = iso(run.createdAt);
+  const createdAt = isoInstant(run.createdAt);
   switch (status) {
     case 'Queued':
       return { jobId, status, createdAt, error: null, startedAt: null, completedAt: null, result: null };
     case 'Running':
-      return { jobId, status, createdAt, error: null, startedAt: iso(run.startedAt), completedAt: null, result: null };
+      return { jobId, status, createdAt, error: null, startedAt: isoInstant(run.startedAt), completedAt: null, result: null };
     case 'Succeeded':
       return {
         jobId,
         status,
         createdAt,
         error: null,
-        startedAt: iso(run.startedAt),
-        completedAt: iso(run.completedAt),
+        startedAt: isoInstant(run.startedAt),
+        completedAt: isoInstant(run.completedAt),
         result: { ...run.result },
         usage: { ...run.usage },
       };
@@ -33,8 +32,8 @@ export function toRunResponse(run: BundleRunRecord): BundleRunResponse {
         status,
         createdAt,
         error: run.error,
-        startedAt: run.startedAt === null ? null : iso(run.startedAt),
-        completedAt: iso(run.completedAt),
+        startedAt: run.startedAt === null ? null : isoInstant(run.startedAt),
+        completedAt: isoInstant(run.completedAt),
         result: null,
       };
   }

@@ -58,24 +58,22 @@ function setup(overrides: Partial<AuthConfig> = {}, idp: DevIdp = shared): Fixtu
   return { idp, clock, auth, paths, jwksHits: () => paths.filter((path) => path === jwksPath).length };
 }
 
-async function expectUnauthorized(promise: Promise<unknown>): Promise<void> {
+/** The problem `promise` rejects with, matching `expected`. */
+async function expectProblem(promise: Promise<unknown>, expected: object): Promise<void> {
   const error: unknown = await promise.then(
     () => undefined,
     (rejection: unknown) => rejection,
   );
   expect(isProblemError(error)).toBe(true);
-  expect(error).toMatchObject({ code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+  expect(error).toMatchObject(expected);
 }
 
+const expectUnauthorized = (promise: Promise<unknown>): Promise<void> =>
+  expectProblem(promise, { code: 'unauthorized', detail: UNAUTHORIZED_DETAIL, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+
 /** The identity provider could not be reached: 503, never the 401 that would blame the token. */
-async function expectIdentityProviderUnavailable(promise: Promise<unknown>): Promise<void> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (rejection: unknown) => rejection,
-  );
-  expect(isProblemError(error)).toBe(true);
-  expect(error).toMatchObject({ code: 'unavailable', detail: IDENTITY_PROVIDER_UNREACHABLE_DETAIL, headers: { 'retry-after': '5' } });
-}
+const expectIdentityProviderUnavailable = (promise: Promise<unknown>): Promise<void> =>
+  expectProblem(promise, { code: 'unavailable', detail: IDENTITY_PROVIDER_UNREACHABLE_DETAIL, headers: { 'retry-after': '5' } });
 
 describe('JWT authenticator with a valid token', () => {
   it('returns the principal the token’s claims describe', async () => {

@@ -67,7 +67,6 @@ export interface PendingApproval {
   readonly expiresAt: string | null;
 }
 
-const iso = isoInstant;
 
 export class RunService {
   readonly #d: RunServiceDependencies;
@@ -151,8 +150,8 @@ export class RunService {
           jobId: a.jobId,
           stepName: a.stepName,
           message: a.message,
-          createdAt: iso(a.createdAt),
-          expiresAt: a.deadline === null ? null : iso(a.deadline),
+          createdAt: isoInstant(a.createdAt),
+          expiresAt: a.deadline === null ? null : isoInstant(a.deadline),
         })),
       nextCursor: found.nextCursor,
     };
