@@ -31,4 +31,20 @@ describe('watchRunStates', () => {
     expect(watch.storage.provider).toBe('Memory');
     await expect(watch.storage.ready()).resolves.toBe(true);
   });
+
+  it('binds each storage method once, and a method replaced on the storage anew', async () => {
+    const storage = createMemoryStorage({ clock: new ManualClock() });
+    const watch = watchRunStates(storage);
+    const records = watch.storage.records;
+    // Read twice through the proxy: the same bound function both times.
+    expect(Reflect.get(records, 'get')).toBe(Reflect.get(records, 'get'));
+    const calls: unknown[] = [];
+    const original = storage.records.get.bind(storage.records);
+    storage.records.get = ((k: typeof key) => {
+      calls.push(k);
+      return original(k);
+    });
+    await watch.storage.records.get(key);
+    expect(calls).toEqual([key]);
+  });
 });

@@ -20,13 +20,24 @@ export interface RunStateWatch {
   take(key: RecordKey): string | undefined;
 }
 
-/** `target`'s members, `overrides` first; methods stay bound to `target` (its private fields keep working). */
+/**
+ * `target`'s members, `overrides` first; methods stay bound to `target` (its private fields keep
+ * working), each function bound once (a replaced method is bound anew): every storage call of every
+ * request reads a method through here.
+ */
 function intercept<T extends object>(target: T, overrides: Partial<T>): T {
+  const bound = new WeakMap<object, unknown>();
   return new Proxy(target, {
     get(object, property) {
       if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
       const value: unknown = Reflect.get(object, property, object);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      if (typeof value !== 'function') return value;
+      let method = bound.get(value);
+      if (method === undefined) {
+        method = (value as (...args: unknown[]) => unknown).bind(object);
+        bound.set(value, method);
+      }
+      return method;
     },
   });
 }
