@@ -15,7 +15,7 @@ const CALLERS = 20;
 const ROUTE = '/api/bundles/:handle/runs/:jobId';
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-poll-'));
 const idp = await startDevIdp({ port: 0, host: '127.0.0.1', persist: false });
-const portcullis = await startServer({
+const spec = {
   kind: 'portcullis',
   settings: {
     AppConfig: {
@@ -31,34 +31,40 @@ const portcullis = await startServer({
       },
     },
   },
-});
+};
+const portcullis = await startServer(spec);
+// BENCH_BEFORE=<tree>: the same service built from another checkout, a third side of every round.
+const before = process.env.BENCH_BEFORE ? await startServer(spec, { tree: process.env.BENCH_BEFORE }) : undefined;
 let bare;
 try {
   const bundle = await smallBundle(work);
-  const callers = await Promise.all(
-    Array.from({ length: CALLERS }, async (_, i) => {
-      const headers = { authorization: `Bearer ${await idp.mintToken({ sub: `bench-user-${i}` }, { ttlSeconds: 3600 })}` };
-      const handle = await register(portcullis.url, bundle, headers);
-      const { statusUrl } = await startRun(portcullis.url, handle, { headers });
-      const body = await waitForRun(portcullis.url, statusUrl, headers);
-      if (JSON.parse(body).status !== 'Succeeded') throw new Error(`run did not succeed: ${body}`);
-      return { path: statusUrl, headers, body };
-    }),
-  );
+  // Each Portcullis side gets its own 20 callers: a token, a bundle and a finished run each.
+  const prepare = (server) =>
+    Promise.all(
+      Array.from({ length: CALLERS }, async (_, i) => {
+        const headers = { authorization: `Bearer ${await idp.mintToken({ sub: `bench-user-${i}` }, { ttlSeconds: 3600 })}` };
+        const handle = await register(server.url, bundle, headers);
+        const { statusUrl } = await startRun(server.url, handle, { headers });
+        const body = await waitForRun(server.url, statusUrl, headers);
+        if (JSON.parse(body).status !== 'Succeeded') throw new Error(`run did not succeed: ${body}`);
+        return { path: statusUrl, headers, body };
+      }),
+    );
+  const callers = await prepare(portcullis);
   const body = callers[0].body;
   bare = await startServer({ kind: 'bare', routes: [{ url: ROUTE, body }] });
-  const summary = await compareThroughput({
-    servers: { portcullis, bare },
-    sides: {
-      portcullis: { url: portcullis.url, connections: 20, requests: rotating(callers) },
-      bare: { url: bare.url, connections: 20, requests: rotating(callers) },
-    },
-  });
+  const sides = {
+    portcullis: { url: portcullis.url, connections: 20, requests: rotating(callers) },
+    bare: { url: bare.url, connections: 20, requests: rotating(callers) },
+  };
+  if (before) sides.before = { url: before.url, connections: 20, requests: rotating(await prepare(before)) };
+  const summary = await compareThroughput({ servers: { portcullis, bare, before }, sides });
   const met = printThroughput(`bundle-poll: GET ${ROUTE} (finished run, ${Buffer.byteLength(body)}-byte body), ${CALLERS} callers with JWTs, 20 connections`, summary, TARGET);
   console.log(JSON.stringify({ benchmark: 'bundle-poll', callers: CALLERS, bodyBytes: Buffer.byteLength(body), target: TARGET, met, ...summary }));
 } finally {
   await portcullis.close();
   await bare?.close();
+  await before?.close();
   await idp.close();
   await rm(work, { recursive: true, force: true });
 }

@@ -3,6 +3,7 @@
 // (one .cpuprofile per server, written when it closes; BENCH_PROFILE_INTERVAL=<µs> samples more
 // often): profile first, then fix.
 import { fork } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
@@ -11,7 +12,7 @@ const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
  * @param spec see server-process.mjs
  * @returns {Promise<{ url: string, pid: number, memory(): Promise<NodeJS.MemoryUsage>, cpu(): Promise<NodeJS.CpuUsage>, close(): Promise<void> }>}
  */
-export async function startServer(spec, { exposeGc = false } = {}) {
+export async function startServer(spec, { exposeGc = false, tree } = {}) {
   const execArgv = [];
   if (exposeGc) execArgv.push('--expose-gc');
   // BENCH_NODE_ARGS="--trace-gc …": further V8/Node flags for every server (diagnosis: what a run's GC costs).
@@ -21,7 +22,9 @@ export async function startServer(spec, { exposeGc = false } = {}) {
   if (process.env.BENCH_PROFILE && process.env.BENCH_PROFILE_INTERVAL) execArgv.push(`--cpu-prof-interval=${process.env.BENCH_PROFILE_INTERVAL}`);
   // The service logs to fd 2 as `portcullis serve` does; here that is /dev/null (BENCH_SERVER_LOG=inherit shows it).
   const stderr = process.env.BENCH_SERVER_LOG === 'inherit' ? 'inherit' : 'ignore';
-  const child = fork(script, [JSON.stringify(spec)], { execArgv, stdio: ['ignore', 'inherit', stderr, 'ipc'] });
+  // `tree`: another checkout with its own dist/ (BENCH_BEFORE), so one run can set two builds side by side.
+  const entry = tree === undefined ? script : resolve(tree, 'bench', 'lib', 'server-process.mjs');
+  const child = fork(entry, [JSON.stringify(spec)], { execArgv, stdio: ['ignore', 'inherit', stderr, 'ipc'] });
   const { url } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`benchmark server (${spec.kind}) exited with ${code}`)));

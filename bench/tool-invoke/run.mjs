@@ -13,7 +13,7 @@ const idp = await startDevIdp({ port: 0, host: '127.0.0.1', persist: false });
 const tokens = await Promise.all(
   Array.from({ length: CALLERS }, (_, i) => idp.mintToken({ sub: `bench-user-${i}`, roles: ['Harness.Tools.Invoke'] }, { ttlSeconds: 3600 })),
 );
-const portcullis = await startServer({
+const spec = {
   kind: 'portcullis',
   settings: {
     AppConfig: {
@@ -27,7 +27,10 @@ const portcullis = await startServer({
       },
     },
   },
-});
+};
+const portcullis = await startServer(spec);
+// BENCH_BEFORE=<tree>: the same service built from another checkout, a third side of every round.
+const before = process.env.BENCH_BEFORE ? await startServer(spec, { tree: process.env.BENCH_BEFORE }) : undefined;
 const bare = await startServer({ kind: 'bare', routes: [{ method: 'POST', url: '/api/tools/clock/invoke', clock: true }] });
 
 const body = JSON.stringify({ operation: 'now', parameters: { timeZone: 'UTC' } });
@@ -38,14 +41,13 @@ const bareBody = await (await fetch(`${bare.url}/api/tools/clock/invoke`, post))
 if (sample.status !== 200) throw new Error(`invoke answered ${sample.status}: ${sampleBody}`);
 try {
   const callers = tokens.map((token) => ({ headers: { authorization: `Bearer ${token}` } }));
-  const summary = await compareThroughput({
-    servers: { portcullis, bare },
-    sides: {
-      portcullis: { url: portcullis.url, connections: 4, requests: rotating(callers, { ...post, path: '/api/tools/clock/invoke' }) },
-      // The bare side gets the same rotation (same header bytes) and ignores the token.
-      bare: { url: bare.url, connections: 4, requests: rotating(callers, { ...post, path: '/api/tools/clock/invoke' }) },
-    },
-  });
+  const sides = {
+    portcullis: { url: portcullis.url, connections: 4, requests: rotating(callers, { ...post, path: '/api/tools/clock/invoke' }) },
+    // The bare side gets the same rotation (same header bytes) and ignores the token.
+    bare: { url: bare.url, connections: 4, requests: rotating(callers, { ...post, path: '/api/tools/clock/invoke' }) },
+  };
+  if (before) sides.before = { url: before.url, connections: 4, requests: rotating(callers, { ...post, path: '/api/tools/clock/invoke' }) };
+  const summary = await compareThroughput({ servers: { portcullis, bare, before }, sides });
   const met = printThroughput(
     `tool-invoke: POST /api/tools/clock/invoke, ${CALLERS} callers, 4 connections (bodies ${Buffer.byteLength(sampleBody)} / ${Buffer.byteLength(bareBody)} bytes)`,
     summary,
@@ -55,5 +57,6 @@ try {
 } finally {
   await portcullis.close();
   await bare.close();
+  await before?.close();
   await idp.close();
 }

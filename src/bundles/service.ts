@@ -169,7 +169,7 @@ export class BundleService {
 
   async getRun(principal: Principal, handle: string, jobId: string): Promise<BundleRunResponse> {
     const [, found] = await Promise.all([this.#o.handles.slide(principal, handle), this.#o.runs.find(principal, handle, jobId)]);
-    const run = await this.#reclaimed(principal, found);
+    const run = found !== undefined && reservationLapsed(found, this.#o.clock.now()) ? await this.#reclaim(principal, found) : found;
     if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
     return toRunResponse(run);
   }
@@ -266,9 +266,12 @@ export class BundleService {
 
   /** An unopened stream reservation past StreamReservationTtl ends Failed (DESIGN.md §10), seen from any read. */
   async #reclaimed(principal: Principal, run: BundleRunRecord | undefined): Promise<BundleRunRecord | undefined> {
-    if (run === undefined || run.status !== 'Queued' || run.reservationExpiresAt === null) return run;
+    return run === undefined || !reservationLapsed(run, this.#o.clock.now()) ? run : this.#reclaim(principal, run);
+  }
+
+  /** Fails a run whose stream reservation lapsed unclaimed; answers the run as it now stands. */
+  async #reclaim(principal: Principal, run: LapsedReservation): Promise<BundleRunRecord | undefined> {
     const now = this.#o.clock.now();
-    if (run.reservationExpiresAt > now) return run;
     const stored = await this.#o.runs.stored(runKey(run));
     // Compare-and-set on the version read: a stream that claimed it in the meantime wins.
     if (stored?.leaseHolder === STREAM_RESERVATION && stored.data.status === 'Queued') {
@@ -293,3 +296,9 @@ export class BundleService {
   }
 }
 
+/** A run reserved for a stream that nobody claimed in time. */
+type LapsedReservation = QueuedRun & { readonly reservationExpiresAt: number };
+
+function reservationLapsed(run: BundleRunRecord, now: number): run is LapsedReservation {
+  return run.status === 'Queued' && run.reservationExpiresAt !== null && run.reservationExpiresAt <= now;
+}

@@ -144,4 +144,14 @@ describe('HandleStore', () => {
     expect((await store.touch({ ownerId: 'intruder' }, 'm'))).toBeUndefined();
     expect((await storage.records.get({ collection: 'bundle-handle', ownerId: 'owner', id: 'm' }))?.expiresAt).toBe(clock.now() + 10 * MINUTE);
   });
+
+  it('a poll of a handle gone from the storage (deleted through another instance) removes the copy staged here before it answers', async () => {
+    const { dir } = await add('gone');
+    await storage.records.delete({ collection: 'bundle-handle', ownerId: 'owner', id: 'gone' });
+    await store.slide({ ownerId: 'intruder' }, 'gone');
+    expect(await readdir(root)).toEqual(['gone']);
+    await store.slide({ ownerId: 'owner' }, 'gone');
+    expect(await readdir(root)).toEqual([]);
+    expect(dir).toBe(join(root, 'gone'));
+  });
 });

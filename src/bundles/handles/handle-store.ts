@@ -66,16 +66,18 @@ export class HandleStore {
    * with one-second granularity). A poll's answer does not depend on the handle existing.
    */
   async slide(owner: Owner, handle: string): Promise<void> {
-    if (!this.#o.storage.durable) {
-      await this.touch(owner, handle);
-      return;
+    if (this.#o.storage.durable) {
+      const key = `${owner.ownerId}\u0000${handle}`;
+      const now = this.#o.clock.now();
+      const last = this.#slid.get(key);
+      if (last !== undefined && now - last < SLIDE_GRANULARITY_MS) return;
+      this.#slid.set(key, now);
     }
-    const key = `${owner.ownerId}\u0000${handle}`;
-    const now = this.#o.clock.now();
-    const last = this.#slid.get(key);
-    if (last !== undefined && now - last < SLIDE_GRANULARITY_MS) return;
-    this.#slid.set(key, now);
-    await this.touch(owner, handle);
+    // `touch` without building the handle a poll does not read.
+    const record = await this.#o.storage.records.touch<HandleData>(this.#key(owner, handle), this.#o.handleTtlMs);
+    if (record !== undefined) return;
+    this.#noticeGone(owner, handle);
+    await this.#o.staging.settled();
   }
 
   /** Registers a handle (and, on a durable storage, its archive); returns the epoch ms it expires at unless refreshed. */

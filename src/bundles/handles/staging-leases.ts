@@ -13,6 +13,9 @@ export interface StagingLeasesLog {
   warn(details: object, message: string): void;
 }
 
+/** What `settled` answers when nothing is being removed: no promise made per call. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 interface Staged {
   readonly ownerId: string;
   readonly dir: string;
@@ -84,7 +87,11 @@ export class StagingLeases {
   }
 
   /** Resolves once every removal started so far has finished. */
-  async settled(): Promise<void> {
+  settled(): Promise<void> {
+    return this.#pending.size === 0 ? SETTLED : this.#drain();
+  }
+
+  async #drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 

@@ -9,6 +9,7 @@ export function createAnonymousAuthenticator(roles: readonly string[] = []): Aut
     roles.length === 0 ? ANONYMOUS_PRINCIPAL : Object.freeze({ ...ANONYMOUS_PRINCIPAL, roles: Object.freeze([...new Set(roles)]) });
   return {
     authenticate: () => Promise.resolve(principal),
+    remembered: () => principal,
     ready: () => Promise.resolve(true),
     close: () => undefined,
   };

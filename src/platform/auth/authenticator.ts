@@ -10,6 +10,12 @@ export interface Authenticator {
    * `unavailable` (503) one when the identity provider cannot be reached to check the token.
    */
   authenticate(authorization: string | undefined): Promise<Principal>;
+  /**
+   * The principal of a token this authenticator has already verified and that has not expired,
+   * answered at once; undefined when it cannot say so without work (unknown, expired, malformed or
+   * missing: `authenticate` then decides, and refuses). The request path's fast lane: no promise.
+   */
+  remembered(authorization: string | undefined): Principal | undefined;
   /** Whether identity metadata (discovery and JWKS) is loadable; always true in anonymous mode. */
   ready(): Promise<boolean>;
   close(): void;

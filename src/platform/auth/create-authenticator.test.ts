@@ -29,6 +29,11 @@ describe('createAuthenticator in anonymous mode', () => {
     await expect(auth.authenticate('Basic Zm9vOmJhcg==')).resolves.toBe(ANONYMOUS_PRINCIPAL);
   });
 
+  it('remembers the synthetic principal for every request, header or not (no promise on the request path)', () => {
+    expect(auth.remembered(undefined)).toBe(ANONYMOUS_PRINCIPAL);
+    expect(auth.remembered('Bearer not.a.token')).toBe(ANONYMOUS_PRINCIPAL);
+  });
+
   it('is always ready', async () => {
     await expect(auth.ready()).resolves.toBe(true);
   });

@@ -158,6 +158,37 @@ describe('JWT authenticator token cache', () => {
   });
 });
 
+describe('JWT authenticator remembered (the synchronous cache-hit lane)', () => {
+  it('knows a token only once authenticate has verified it, and answers the same principal', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ sub: 'a' });
+    expect(auth.remembered(`Bearer ${token}`)).toBeUndefined();
+    const principal = await auth.authenticate(`Bearer ${token}`);
+    expect(auth.remembered(`Bearer ${token}`)).toBe(principal);
+    expect(auth.remembered(` bearer\t${token} `)).toBe(principal);
+  });
+
+  it('forgets a token once the injected clock reaches its exp (zero skew), so authenticate refuses it', async () => {
+    const { idp, auth, clock } = setup();
+    const token = await idp.mintToken({ sub: 'a' }, { ttlSeconds: 60 });
+    await auth.authenticate(`Bearer ${token}`);
+    clock.advance(59_999);
+    expect(auth.remembered(`Bearer ${token}`)).toBeDefined();
+    clock.advance(1);
+    expect(auth.remembered(`Bearer ${token}`)).toBeUndefined();
+    await expectUnauthorized(auth.authenticate(`Bearer ${token}`));
+  });
+
+  it('answers undefined, never throws, for a missing, malformed, two-token or over-long header', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ sub: 'a' });
+    await auth.authenticate(`Bearer ${token}`);
+    for (const header of [undefined, '', token, `Basic ${token}`, `Bearer ${token} ${token}`, `Bearer ${token}${' '.repeat(20_000)}`]) {
+      expect(auth.remembered(header)).toBeUndefined();
+    }
+  });
+});
+
 describe('JWT authenticator key refresh', () => {
   it('validates a token signed with a rotated key once the cooldown allows a JWKS refetch', async () => {
     const own = await startDevIdp({ port: 0, persist: false, clock, onRequest: ({ path }) => paths.push(path) });

@@ -6,7 +6,7 @@ import { errors } from 'jose';
 import type { AuthConfig } from '../config/types.js';
 import { AuthFailure, IdentityProviderUnreachable, identityProviderUnavailableProblem, unauthorizedProblem, type AuthFailureCategory } from './auth-failure.js';
 import type { Authenticator, AuthenticatorDeps } from './authenticator.js';
-import { parseBearerToken } from './bearer-token.js';
+import { bearerTokenOf, parseBearerToken } from './bearer-token.js';
 import { authorityFor, IdentityMetadata } from './identity-metadata.js';
 import { IdentityProviderHealth } from './identity-provider-health.js';
 import type { Principal } from './principal.js';
@@ -66,6 +66,11 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
         refusals.record(failureReason(error), digest === undefined ? null : `sha256:${digest.slice(0, 12)}`, category);
         throw unauthorizedProblem(digest !== undefined);
       }
+    },
+    remembered(authorization) {
+      if (authorization === undefined) return undefined;
+      const token = bearerTokenOf(authorization);
+      return token === undefined ? undefined : cache.get(tokenDigest(token));
     },
     async ready() {
       try {

@@ -1,7 +1,8 @@
 // Authenticates every `/api/` route before its body is read; everything else (health, readiness,
 // the OpenAPI document and its reference page) is public. Handlers get `request.principal`.
-// A callback-style hook: a public route passes straight through, without the promise and the
-// microtask an async hook costs on every request.
+// A callback-style hook: a public route, and a token already verified and unexpired
+// (`remembered`), pass straight through, without the promise and the microtask an async hook costs
+// on every request; anything else is decided by `authenticate`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../auth/index.js';
 
@@ -14,7 +15,13 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
   app.decorateRequest('principal', null);
   app.addHook('onRequest', (request, _reply, done) => {
     if (!isApiRoute(request)) return done();
-    authenticator.authenticate(request.headers.authorization).then(
+    const authorization = request.headers.authorization;
+    const known = authenticator.remembered(authorization);
+    if (known !== undefined) {
+      request.principal = known;
+      return done();
+    }
+    authenticator.authenticate(authorization).then(
       (principal) => {
         request.principal = principal;
         done();

@@ -1,11 +1,11 @@
 // Applies each route's rate-limit policy after authentication, keyed by the owner id (the remote
 // address when there is none) — never by the raw token. Windows live in the storage port, so a
 // caller's limit counts across every instance sharing it. A callback-style hook: a route without a
-// policy passes straight through without a promise.
+// policy passes straight through, and an in-process store's answer is used at once, without a promise.
 import type { FastifyInstance } from 'fastify';
 import type { RateLimitPolicy } from '../config/types.js';
 import { rateLimitedProblem } from '../rate-limit/index.js';
-import type { RateWindows } from '../storage/index.js';
+import type { RateDecision, RateWindows } from '../storage/index.js';
 
 /** `onRefused` hears each 429 by policy (the rate-limit refusal metric). */
 export function installRateLimits(
@@ -18,13 +18,18 @@ export function installRateLimits(
     const policy = request.routeOptions.config.rateLimit;
     if (policy === undefined) return done();
     const key = request.principal?.ownerId ?? `ip:${request.ip}`;
-    rates.take(policy, key, permitsPerMinute[policy]).then(
-      (verdict) => {
-        if (verdict.allowed) return done();
-        onRefused?.(policy);
-        done(rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy));
-      },
-      (error: unknown) => done(error as Error),
-    );
+    const decided = (verdict: RateDecision): void => {
+      if (verdict.allowed) return done();
+      onRefused?.(policy);
+      done(rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy));
+    };
+    let verdict: RateDecision | Promise<RateDecision>;
+    try {
+      verdict = rates.take(policy, key, permitsPerMinute[policy]);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (verdict instanceof Promise) verdict.then(decided, (error: unknown) => done(error as Error));
+    else decided(verdict);
   });
 }

@@ -336,7 +336,7 @@ export function describeStorageContract(provider: string, create: () => Promise<
       });
 
       it('counts a rate window exactly under concurrent takes', async () => {
-        const results = await Promise.all(Array.from({ length: 20 }, () => storage.rates.take('p', 'burst', 7)));
+        const results = await Promise.all(Array.from({ length: 20 }, async () => storage.rates.take('p', 'burst', 7)));
         expect(results.filter((r) => r.allowed)).toHaveLength(7);
       });
 
@@ -419,7 +419,7 @@ export function describeStorageContract(provider: string, create: () => Promise<
           ),
         );
         expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
-        const takes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? storage : peer).rates.take('p', 'shared', 5)));
+        const takes = await Promise.all(Array.from({ length: 20 }, async (_, i) => (i % 2 === 0 ? storage : peer).rates.take('p', 'shared', 5)));
         expect(takes.filter((t) => t.allowed)).toHaveLength(5);
       });
 

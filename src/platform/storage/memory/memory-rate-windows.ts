@@ -19,7 +19,7 @@ export class MemoryRateWindows implements RateWindows {
     this.#maxKeys = maxKeys;
   }
 
-  async take(policy: string, key: string, permitsPerMinute: number): Promise<RateDecision> {
+  take(policy: string, key: string, permitsPerMinute: number): RateDecision {
     const now = this.#clock.now();
     this.#dropExpired(now);
     const id = `${policy}\u0000${key}`;
