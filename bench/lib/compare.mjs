@@ -33,7 +33,8 @@ export function rotating(callers, base = {}) {
 /**
  * sides: { portcullis: autocannonOptions, bare: autocannonOptions }; `servers` maps a side to its
  * server (processes.mjs) so its CPU time per request is reported too: a figure that shared-machine
- * contention disturbs far less than throughput. Each side is warmed up once,
+ * contention disturbs far less than throughput. Its kernel (system) share is printed beside it: it
+ * grows as a server slows, since each answer then wakes a load generator that has gone idle. Each side is warmed up once,
  * then measured `ROUNDS` times in alternation. Returns per-side medians and the ratio of medians
  * (portcullis ÷ bare) with the per-round ratios' range. Any non-2xx answer invalidates the run.
  */
@@ -44,11 +45,12 @@ export async function compareThroughput({ sides, servers = {}, warmupSeconds = 2
     const cpuBefore = await servers[name]?.cpu();
     const result = await autocannonRun(sides[name]);
     const cpuAfter = await servers[name]?.cpu();
-    const cpuUs = cpuBefore === undefined ? Number.NaN : cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
+    const systemUs = cpuBefore === undefined ? Number.NaN : cpuAfter.system - cpuBefore.system;
+    const cpuUs = cpuBefore === undefined ? Number.NaN : cpuAfter.user - cpuBefore.user + systemUs;
     if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
       throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts: the figures are not valid`);
     }
-    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest: cpuUs / result.requests.total };
+    return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest: cpuUs / result.requests.total, systemUsPerRequest: systemUs / result.requests.total };
   });
   const summary = {};
   for (const name of names) {
@@ -57,7 +59,9 @@ export async function compareThroughput({ sides, servers = {}, warmupSeconds = 2
       requestsPerSecond: spread(list.map((s) => s.rps), 0),
       latencyP50Ms: spread(list.map((s) => s.p50), 1),
       latencyP99Ms: spread(list.map((s) => s.p99), 1),
-      ...(servers[name] ? { serverCpuUsPerRequest: spread(list.map((s) => s.cpuUsPerRequest), 1) } : {}),
+      ...(servers[name]
+        ? { serverCpuUsPerRequest: spread(list.map((s) => s.cpuUsPerRequest), 1), serverSystemCpuUsPerRequest: spread(list.map((s) => s.systemUsPerRequest), 1) }
+        : {}),
     };
   }
   const [a, b] = names;
@@ -74,7 +78,8 @@ export function printThroughput(title, summary, target) {
   const rows = Object.entries(summary).filter(([name]) => name !== 'ratio');
   console.log(`\n${title}  (${ROUNDS} alternated rounds × ${SECONDS} s; median (min..max))`);
   for (const [name, figures] of rows) {
-    const cpu = figures.serverCpuUsPerRequest ? `  server CPU ${show(figures.serverCpuUsPerRequest, ' µs/req')}` : '';
+    // The kernel's share (system) rises as a server slows: each answer then wakes an idle load generator.
+    const cpu = figures.serverCpuUsPerRequest ? `  server CPU ${show(figures.serverCpuUsPerRequest, ' µs/req')}, of it system ${figures.serverSystemCpuUsPerRequest.median}` : '';
     console.log(`  ${name.padEnd(13)} ${show(figures.requestsPerSecond, ' req/s').padEnd(38)} p50 ${show(figures.latencyP50Ms, ' ms').padEnd(20)} p99 ${show(figures.latencyP99Ms, ' ms').padEnd(20)}${cpu}`);
   }
   const met = summary.ratio.ofMedians >= target;

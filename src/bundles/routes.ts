@@ -238,7 +238,8 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           response: { 200: BundleRunResponseSchema, ...problemResponses(401, 403, 404, 429) },
         },
       },
-      async (request) => service.getRun(principalOf(request), request.params.handle, request.params.jobId),
+      // Not async: an async handler returning the service's promise costs two more microtask turns per poll.
+      (request) => service.getRun(principalOf(request), request.params.handle, request.params.jobId),
     );
 
     scope.post(

@@ -40,10 +40,18 @@ export class InvocationDeadline {
     return new Promise<T>((resolve, reject) => {
       const onExpiry = (): void => reject(new DeadlineExceeded());
       this.#onExpiry = onExpiry;
-      // An earlier race settling late must not unhook this one.
-      void work.then(resolve, reject).finally(() => {
-        if (this.#onExpiry === onExpiry) this.#onExpiry = undefined;
-      });
+      // An earlier race settling late must not unhook this one. One `then`, not then + finally: a
+      // direct invocation races its tool lookup and its call, and every promise is per request.
+      work.then(
+        (value) => {
+          if (this.#onExpiry === onExpiry) this.#onExpiry = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (this.#onExpiry === onExpiry) this.#onExpiry = undefined;
+          reject(error);
+        },
+      );
     });
   }
 

@@ -48,7 +48,9 @@ export async function invokeTool(
   }
   if (!deps.config.enabled || !principal.roles.includes(INVOKE_ROLE)) throw forbidden();
 
-  const lease = await deps.slots.tryAcquire(principal.ownerId);
+  // An in-process slot store answers at once: no turn of the event loop for it.
+  const acquired = deps.slots.tryAcquire(principal.ownerId);
+  const lease = acquired instanceof Promise ? await acquired : acquired;
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
   const timeoutMs = Math.round((requestedTimeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
   const deadline = new InvocationDeadline(onClientGone, timeoutMs);

@@ -25,17 +25,31 @@ export class SharedSlots {
     this.#o = options;
   }
 
-  /** A lease on one slot, or null when the key (anywhere) or this host is at its limit. */
-  async tryAcquire(key: string): Promise<SlotLease | null> {
+  /**
+   * A lease on one slot, or null when the key (anywhere) or this host is at its limit; at once when
+   * the store answers at once (Memory), else a promise. A store that fails rejects (or throws).
+   */
+  tryAcquire(key: string): SlotLease | null | Promise<SlotLease | null> {
     if (this.#total >= (this.#o.globalLimit ?? Number.POSITIVE_INFINITY)) return null;
     this.#total += 1;
-    let id: string | null;
+    let id: string | null | Promise<string | null>;
     try {
-      id = await this.#o.slots.acquire(this.#o.kind, key, this.#o.limitPerKey, this.#o.holder, this.#o.ttlMs);
+      id = this.#o.slots.acquire(this.#o.kind, key, this.#o.limitPerKey, this.#o.holder, this.#o.ttlMs);
     } catch (error) {
       this.#total -= 1;
       throw error;
     }
+    if (!(id instanceof Promise)) return this.#leaseOf(id);
+    return id.then(
+      (taken) => this.#leaseOf(taken),
+      (error: unknown) => {
+        this.#total -= 1;
+        throw error;
+      },
+    );
+  }
+
+  #leaseOf(id: string | null): SlotLease | null {
     if (id === null) {
       this.#total -= 1;
       return null;
@@ -47,7 +61,12 @@ export class SharedSlots {
         released = true;
         this.#total -= 1;
         // A failed release lapses with the slot's lease; nothing to report to the caller.
-        this.#o.slots.release(id).catch(() => undefined);
+        try {
+          const done = this.#o.slots.release(id);
+          if (done instanceof Promise) done.catch(() => undefined);
+        } catch {
+          // As above: the slot lapses.
+        }
       },
     };
   }

@@ -361,7 +361,7 @@ export function describeStorageContract(provider: string, create: () => Promise<
       });
 
       it('admits exactly the slot limit when acquisitions race', async () => {
-        const slots = await Promise.all(Array.from({ length: 12 }, () => storage.slots.acquire('inv', 'alice', 4, 'i1', 10_000)));
+        const slots = await Promise.all(Array.from({ length: 12 }, async () => storage.slots.acquire('inv', 'alice', 4, 'i1', 10_000)));
         expect(slots.filter((s) => s !== null)).toHaveLength(4);
       });
 
@@ -409,7 +409,7 @@ export function describeStorageContract(provider: string, create: () => Promise<
           ),
         );
         expect(inserts.filter((r) => r.outcome === 'inserted')).toHaveLength(4);
-        const slots = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? storage : peer).slots.acquire('inv', 'bob', 3, `i${i % 2}`, 10_000)));
+        const slots = await Promise.all(Array.from({ length: 12 }, async (_, i) => (i % 2 === 0 ? storage : peer).slots.acquire('inv', 'bob', 3, `i${i % 2}`, 10_000)));
         expect(slots.filter((s) => s !== null)).toHaveLength(3);
         await storage.records.insert({ ...key('run'), state: 'Running', createdAt: clock.now(), lease: { holder: 'dead', expiresAt: clock.now() + 10 }, data: {} });
         clock.advance(10);

@@ -1,5 +1,7 @@
 // SlotStore for one process: slots per (kind, key) with their holder and lapse time on the injected clock.
-import { randomUUID } from 'node:crypto';
+// Answers at once. Ids are a counter: they never leave the process, and a short key hashes cheaply (a
+// direct invocation takes and drops one slot). A group left empty is kept until the next renew (the
+// holder's heartbeat) so a caller's back-to-back invocations do not rebuild it every time.
 import type { Clock } from '../../clock/index.js';
 import type { SlotStore } from '../slot-store.js';
 
@@ -13,17 +15,17 @@ export class MemorySlotStore implements SlotStore {
   readonly #clock: Clock;
   readonly #slots = new Map<string, Slot>();
   readonly #groups = new Map<string, Set<string>>();
+  #nextId = 0;
 
   constructor(clock: Clock) {
     this.#clock = clock;
   }
 
-  async acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): Promise<string | null> {
+  acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): string | null {
     const group = groupOf(kind, key);
     if (this.#liveCount(group) >= limit) return null;
-    // randomUUID draws from Node's cached entropy; randomBytes(12) was a CSPRNG call per direct tool
-    // invocation (5% of its CPU time). The id never leaves the process.
-    const id = randomUUID();
+    this.#nextId += 1;
+    const id = `slot-${this.#nextId}`;
     this.#slots.set(id, { group, holder, expiresAt: this.#clock.now() + ttlMs });
     let ids = this.#groups.get(group);
     if (ids === undefined) this.#groups.set(group, (ids = new Set()));
@@ -31,12 +33,18 @@ export class MemorySlotStore implements SlotStore {
     return id;
   }
 
-  async release(slotId: string): Promise<void> {
+  release(slotId: string): void {
     this.#drop(slotId);
+  }
+
+  /** (kind, key) groups tracked, empty ones included until the next renew. */
+  get trackedGroups(): number {
+    return this.#groups.size;
   }
 
   async renew(holder: string, ttlMs: number): Promise<number> {
     const now = this.#clock.now();
+    for (const [group, ids] of this.#groups) if (ids.size === 0) this.#groups.delete(group);
     let renewed = 0;
     for (const [id, slot] of this.#slots) {
       if (slot.holder !== holder) continue;
@@ -72,9 +80,7 @@ export class MemorySlotStore implements SlotStore {
     const slot = this.#slots.get(id);
     if (slot === undefined) return;
     this.#slots.delete(id);
-    const ids = this.#groups.get(slot.group);
-    ids?.delete(id);
-    if (ids?.size === 0) this.#groups.delete(slot.group);
+    this.#groups.get(slot.group)?.delete(id);
   }
 }
 
