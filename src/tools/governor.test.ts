@@ -77,6 +77,40 @@ describe('the governor running a tool', () => {
     await expect(governor.execute({ ...call('say'), tool, signal: controller.signal })).rejects.toThrow('interrupted');
   });
 
+  it('does not start a call that is already cancelled: rejects with the abort reason, the tool never runs', async () => {
+    const { governor } = governorWithLog();
+    let ran = false;
+    const tool = failing(async () => {
+      ran = true;
+      return toolSuccess('ran');
+    });
+    const reason = new Error('run cancelled');
+    await expect(governor.execute({ ...call('say'), tool, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(ran).toBe(false);
+  });
+
+  it('asks a call that says whether it is cancelled, and reads its signal only when the tool does (a direct invocation builds it lazily)', async () => {
+    const { governor } = governorWithLog();
+    let signalReads = 0;
+    const controller = new AbortController();
+    const lazy = (cancelled: boolean, tool: Tool) => ({
+      ...call('say'),
+      tool,
+      get signal() {
+        signalReads += 1;
+        if (cancelled) controller.abort(new Error('gone'));
+        return controller.signal;
+      },
+      cancelled: () => cancelled,
+    });
+    await expect(governor.execute(lazy(false, echo))).resolves.toEqual({ status: 'completed', result: { ok: true, output: 'ok' } });
+    expect(signalReads).toBe(0);
+    const reader = failing(async (_operation, _parameters, context) => toolSuccess(String(context.signal.aborted)));
+    await expect(governor.execute(lazy(false, reader))).resolves.toEqual({ status: 'completed', result: { ok: true, output: 'false' } });
+    expect(signalReads).toBe(1);
+    await expect(governor.execute(lazy(true, echo))).rejects.toThrow('gone');
+  });
+
   it('denies a tool outside the envelope without running it', async () => {
     const { governor, lines } = governorWithLog();
     let ran = false;

@@ -11,7 +11,7 @@ import { TRACING_DISABLED, type Span, type Tracing } from '../platform/tracing/i
 import { GovernorDecisionLine } from './governor-decision-line.js';
 import { DeadlineExceeded } from './invocation-deadline.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import type { Tool, ToolResult } from './tool.js';
+import type { Tool, ToolCallContext, ToolResult } from './tool.js';
 import { ToolCallMetrics } from './tool-call-metrics.js';
 import { promiseOf } from '../platform/promise/index.js';
 
@@ -24,6 +24,11 @@ export interface GovernedCall {
   readonly operation: string;
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
+  /**
+   * Whether the call is already cancelled, answered without reading `signal` (a direct invocation
+   * builds its AbortSignal only when read); default `signal.aborted`.
+   */
+  readonly cancelled?: () => boolean;
   readonly surface: GovernedSurface;
   /** The model's id for this call (gen_ai.tool.call.id on the span), when a model made it. */
   readonly callId?: string;
@@ -150,12 +155,32 @@ export class ToolGovernor {
     return this.#serial.run(`${call.ownerId}\u0000${call.tool.descriptor.name.toLowerCase()}`, call.signal, () => this.#invoke(call));
   }
 
-  /** The tool's result; a tool that throws (not aborted) becomes the generic failure, logged here. */
+  /**
+   * The tool's result; a tool that throws (not aborted) becomes the generic failure, logged here. A
+   * call cancelled before it starts is not started: it rejects with the abort reason, as a tool
+   * aborted while it ran does. The tool's context reads the signal only when the tool does.
+   */
   #invoke(call: GovernedCall): Promise<ToolResult> {
-    return promiseOf(() => call.tool.invoke(call.operation, call.parameters, { ownerId: call.ownerId, signal: call.signal })).catch((error: unknown): ToolResult => {
+    if (call.cancelled === undefined ? call.signal.aborted : call.cancelled()) return Promise.reject(call.signal.reason as Error);
+    return promiseOf(() => call.tool.invoke(call.operation, call.parameters, new CallContext(call))).catch((error: unknown): ToolResult => {
       if (call.signal.aborted) throw error;
       this.#log.warn({ err: error, tool: call.tool.descriptor.name, operation: call.operation }, 'tool threw');
       return { ok: false, error: TOOL_FAILURE_MESSAGE };
     });
+  }
+}
+
+/** A tool's view of a governed call: the signal is read from the call only when the tool reads it. */
+class CallContext implements ToolCallContext {
+  readonly ownerId: string;
+  readonly #call: GovernedCall;
+
+  constructor(call: GovernedCall) {
+    this.ownerId = call.ownerId;
+    this.#call = call;
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.signal;
   }
 }

@@ -38,6 +38,32 @@ describe('InvocationDeadline', () => {
     deadline.dispose();
   });
 
+  it('aborts a signal read before the deadline, with DeadlineExceeded as its reason, and tells its listeners', () => {
+    const deadline = new InvocationDeadline(client().onGone, 1000);
+    const signal = deadline.signal;
+    let heard: unknown;
+    signal.addEventListener('abort', () => {
+      heard = signal.reason;
+    });
+    expect(deadline.aborted).toBe(false);
+    vi.advanceTimersByTime(1000);
+    expect(signal.aborted).toBe(true);
+    expect(heard).toBeInstanceOf(DeadlineExceeded);
+    expect(deadline.signal).toBe(signal);
+    deadline.dispose();
+  });
+
+  it('says it is aborted without building a signal, and one built afterwards is born aborted (AbortError when the client left)', () => {
+    const caller = client();
+    const deadline = new InvocationDeadline(caller.onGone, 1000);
+    caller.leave();
+    expect(deadline.aborted).toBe(true);
+    const signal = deadline.signal;
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).name).toBe('AbortError');
+    deadline.dispose();
+  });
+
   it('leaves no timer and no client listener behind once disposed', () => {
     const caller = client();
     const deadline = new InvocationDeadline(caller.onGone, 30_000);

@@ -5,15 +5,16 @@
 import type { Principal } from '../platform/auth/index.js';
 import { isInvocationIdentifier } from '../platform/auth/index.js';
 import type { DirectToolInvocationConfig, EnvelopesConfig } from '../platform/config/types.js';
-import { resolveEnvelope } from '../platform/envelope/index.js';
+import { resolveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import { ProblemError } from '../platform/problems/index.js';
 import { rateLimitedProblem, type SharedSlots } from '../platform/rate-limit/index.js';
 import { redactText, redactThenTruncate } from '../platform/redaction/index.js';
 import type { Clock } from '../platform/clock/index.js';
-import type { ToolGovernor } from './governor.js';
+import type { GovernedCall, ToolGovernor } from './governor.js';
 import { DeadlineExceeded, InvocationDeadline, type OnClientGone } from './invocation-deadline.js';
 import type { ParameterValidator } from './parameter-validator.js';
 import type { ToolRegistry } from './registry.js';
+import type { Tool } from './tool.js';
 import type { ToolInvocationRequest, ToolInvocationResponse } from './schemas.js';
 
 export const INVOKE_ROLE = 'Harness.Tools.Invoke';
@@ -54,11 +55,10 @@ export async function invokeTool(
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
   const timeoutMs = Math.round((requestedTimeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
   const deadline = new InvocationDeadline(onClientGone, timeoutMs);
-  const signal = deadline.signal;
   try {
     const envelope = resolveEnvelope(deps.envelopes, principal);
     // A built-in tool is found at once; an MCP tool may wait for its server, under the deadline.
-    const tool = deps.registry.grantedBuiltin(envelope, toolName) ?? (await deadline.race(deps.registry.findGranted(envelope, toolName, signal)));
+    const tool = deps.registry.grantedBuiltin(envelope, toolName) ?? (await deadline.race(deps.registry.findGranted(envelope, toolName, deadline.signal)));
     if (tool === undefined || !tool.descriptor.isDirectlyInvocable) throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
     const request = readRequest();
 
@@ -71,9 +71,7 @@ export async function invokeTool(
     const check = deps.validator.check(operation, parameters);
     if (!check.ok) throw new ProblemError('validation-failed', redactText(check.message));
 
-    const outcome = await deadline.race(
-      deps.governor.execute({ ownerId: principal.ownerId, envelope, tool, operation: operation.name, parameters, signal, surface: 'direct', requestId }),
-    );
+    const outcome = await deadline.race(deps.governor.execute(new DirectCall(principal.ownerId, envelope, tool, operation.name, parameters, deadline, requestId)));
     if (outcome.status === 'denied') throw forbidden();
     const name = tool.descriptor.name;
     const durationMs = Math.max(0, Math.round(deps.clock.now() - started));
@@ -92,5 +90,31 @@ export async function invokeTool(
   } finally {
     deadline.dispose();
     lease.release();
+  }
+}
+
+/** A direct invocation as the governor sees it: its AbortSignal is built only if read (a clock call never does). */
+class DirectCall implements GovernedCall {
+  readonly surface = 'direct';
+  readonly #deadline: InvocationDeadline;
+
+  constructor(
+    readonly ownerId: string,
+    readonly envelope: ResolvedEnvelope,
+    readonly tool: Tool,
+    readonly operation: string,
+    readonly parameters: Readonly<Record<string, unknown>>,
+    deadline: InvocationDeadline,
+    readonly requestId: string | undefined,
+  ) {
+    this.#deadline = deadline;
+  }
+
+  get signal(): AbortSignal {
+    return this.#deadline.signal;
+  }
+
+  cancelled(): boolean {
+    return this.#deadline.aborted;
   }
 }

@@ -164,9 +164,14 @@ describe('createClockTool', () => {
     });
   });
 
-  it('fails without working when the call is already aborted', async () => {
-    const aborted = { ownerId: 'sub:tester', signal: AbortSignal.abort() };
-    expect(await tool.invoke('now', {}, aborted)).toEqual({ ok: false, error: 'aborted' });
+  it('never reads the call’s signal (it cannot be interrupted; the governor does not start a cancelled call)', async () => {
+    const unread = {
+      ownerId: 'sub:tester',
+      get signal(): AbortSignal {
+        throw new Error('the clock read its signal');
+      },
+    };
+    expect(await tool.invoke('now', {}, unread)).toMatchObject({ ok: true });
   });
 
   it('fails rather than throws on parameters of the wrong type', async () => {

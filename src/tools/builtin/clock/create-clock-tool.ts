@@ -25,7 +25,9 @@ export function createClockTool(options: ClockToolOptions = {}): Tool {
   };
   return {
     descriptor: clockDescriptor,
-    // Synchronous work, answered as a settled promise (no extra turn: a workflow step may be one clock call).
-    invoke: (operation, parameters, context) => Promise.resolve(context.signal.aborted ? toolFailure('aborted') : run(operation, parameters)),
+    // Synchronous work, answered as a settled promise (no extra turn: a workflow step may be one clock
+    // call). It never reads the signal: it cannot be interrupted, and the governor does not start a
+    // call that is already cancelled (a direct invocation then never builds its AbortSignal).
+    invoke: (operation, parameters) => Promise.resolve(run(operation, parameters)),
   };
 }
