@@ -168,6 +168,19 @@ describe('JWT authenticator remembered (the synchronous cache-hit lane)', () => 
     expect(auth.remembered(` bearer\t${token} `)).toBe(principal);
   });
 
+  it('never answers for a header authenticate would refuse, even one that starts like the usual form', async () => {
+    const { idp, auth } = setup();
+    const token = await idp.mintToken({ sub: 'a' });
+    const principal = await auth.authenticate(`Bearer ${token}`);
+    for (const header of [`Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Bearer ${token},${token}`, `Bearer ${token}\u0000`]) {
+      expect(auth.remembered(header)).toBeUndefined();
+      await expectProblem(auth.authenticate(header), { code: 'unauthorized', detail: UNAUTHORIZED_DETAIL });
+    }
+    // Accepted spellings the fast form does not cover are still answered by authenticate, from the cache.
+    expect(auth.remembered(`Bearer  ${token} `)).toBeUndefined();
+    await expect(auth.authenticate(`Bearer  ${token} `)).resolves.toBe(principal);
+  });
+
   it('forgets a token once the injected clock reaches its exp (zero skew), so authenticate refuses it', async () => {
     const { idp, auth, clock } = setup();
     const token = await idp.mintToken({ sub: 'a' }, { ttlSeconds: 60 });

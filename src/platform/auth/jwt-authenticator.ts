@@ -6,7 +6,7 @@ import { errors } from 'jose';
 import type { AuthConfig } from '../config/types.js';
 import { AuthFailure, IdentityProviderUnreachable, identityProviderUnavailableProblem, unauthorizedProblem, type AuthFailureCategory } from './auth-failure.js';
 import type { Authenticator, AuthenticatorDeps } from './authenticator.js';
-import { bearerTokenOf, parseBearerToken } from './bearer-token.js';
+import { bearerTokenOf, MAX_AUTHORIZATION_LENGTH, parseBearerToken } from './bearer-token.js';
 import { authorityFor, IdentityMetadata } from './identity-metadata.js';
 import { IdentityProviderHealth } from './identity-provider-health.js';
 import type { Principal } from './principal.js';
@@ -68,8 +68,11 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
       }
     },
     remembered(authorization) {
-      if (authorization === undefined) return undefined;
-      const token = bearerTokenOf(authorization);
+      if (authorization === undefined || authorization.length > MAX_AUTHORIZATION_LENGTH) return undefined;
+      // The usual header, 'Bearer <token>', needs no pattern: only a token verified before (so of
+      // token68 syntax, parsed from a header the pattern accepted) has a cached digest, and
+      // 'Bearer ' + such a token is exactly what the pattern accepts. Any other text misses.
+      const token = authorization.startsWith('Bearer ') ? authorization.slice(7) : bearerTokenOf(authorization);
       return token === undefined ? undefined : cache.get(tokenDigest(token));
     },
     async ready() {
