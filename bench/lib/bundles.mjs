@@ -52,3 +52,20 @@ export async function waitForRun(url, statusUrl, headers = {}) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * `count` callers of one server, each with its own token (minted by `idp`), a registered `bundle` and a
+ * finished run: `{ path, headers, body }`, path being the run's status URL and body its final answer.
+ */
+export function finishedRunCallers(url, idp, bundle, count) {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const headers = { authorization: `Bearer ${await idp.mintToken({ sub: `bench-user-${i}` }, { ttlSeconds: 3600 })}` };
+      const handle = await register(url, bundle, headers);
+      const { statusUrl } = await startRun(url, handle, { headers });
+      const body = await waitForRun(url, statusUrl, headers);
+      if (JSON.parse(body).status !== 'Succeeded') throw new Error(`run did not succeed: ${body}`);
+      return { path: statusUrl, headers, body };
+    }),
+  );
+}

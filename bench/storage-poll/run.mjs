@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevIdp } from '../../dist/src/cli/dev-idp/index.js';
-import { register, smallBundle, startRun, waitForRun } from '../lib/bundles.mjs';
+import { finishedRunCallers, smallBundle } from '../lib/bundles.mjs';
 import { compareThroughput, printThroughput, rotating } from '../lib/compare.mjs';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
@@ -42,17 +42,7 @@ const postgres = await startServer({
 });
 
 async function callers(server) {
-  const bundle = await smallBundle(work);
-  return Promise.all(
-    Array.from({ length: CALLERS }, async (_, i) => {
-      const headers = { authorization: `Bearer ${await idp.mintToken({ sub: `bench-user-${i}` }, { ttlSeconds: 3600 })}` };
-      const handle = await register(server.url, bundle, headers);
-      const { statusUrl } = await startRun(server.url, handle, { headers });
-      const body = await waitForRun(server.url, statusUrl, headers);
-      if (JSON.parse(body).status !== 'Succeeded') throw new Error(`run did not succeed: ${body}`);
-      return { path: statusUrl, headers };
-    }),
-  );
+  return finishedRunCallers(server.url, idp, await smallBundle(work), CALLERS);
 }
 
 try {
