@@ -32,7 +32,7 @@ import {
 import type { BundleFrame } from './runs/bundle-frame.js';
 import { RUN_CANCELLED, RUN_RESERVATION_EXPIRED } from './runs/run-errors.js';
 import type { BundleRunRecord, QueuedRun } from './runs/run-record.js';
-import { toRunResponse } from './runs/run-response.js';
+import { runResponseOf } from './runs/run-response.js';
 import { runKey, STREAM_RESERVATION, type RunStore } from './runs/run-store.js';
 import type { RunStream } from './runs/run-stream.js';
 import { failRun } from './runs/run-transitions.js';
@@ -171,7 +171,7 @@ export class BundleService {
     const [, found] = await Promise.all([this.#o.handles.slide(principal, handle), this.#o.runs.find(principal, handle, jobId)]);
     const run = found !== undefined && reservationLapsed(found, this.#o.clock.now()) ? await this.#reclaim(principal, found) : found;
     if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
-    return toRunResponse(run);
+    return runResponseOf(run);
   }
 
   /** The caller's runs under a handle they own (a foreign or unknown handle is 404), newest first. */
@@ -179,7 +179,7 @@ export class BundleService {
     if ((await this.#o.handles.touch(principal, handle)) === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
     const found = await this.#o.runs.list(principal, handle, page);
     const runs = await Promise.all(found.runs.map((run) => this.#reclaimed(principal, run)));
-    return { runs: runs.flatMap((run) => (run === undefined ? [] : [toRunResponse(run)])), nextCursor: found.nextCursor };
+    return { runs: runs.flatMap((run) => (run === undefined ? [] : [runResponseOf(run)])), nextCursor: found.nextCursor };
   }
 
   /** Claims a reserved queued run for this connection and starts driving it here. */

@@ -1,9 +1,27 @@
 // The poll projection (SPEC.md BundleRunResponse, plus DESIGN.md §5's optional `usage`): status,
 // timestamps, caller-safe error and result. It reads no execution input, so none can be echoed.
-import type { BundleRunRecord } from './run-record.js';
+import { isTerminal, type BundleRunRecord } from './run-record.js';
 import type { BundleRunResponse } from '../schemas.js';
 import { isoInstant } from '../../platform/clock/index.js';
+import { immutableResponse } from '../../platform/http/index.js';
 
+/**
+ * Finished runs' projections by stored record. A finished run never changes, and storage hands out
+ * the same frozen record until it expires (Memory keeps it; a durable store's RunStore caches it), so
+ * a poll of a finished run answers one immutable object, whose text the response serializer writes once.
+ */
+const finished = new WeakMap<BundleRunRecord, BundleRunResponse>();
+
+/** The poll projection of a run: built once and frozen for a finished run, fresh for a live one. */
+export function runResponseOf(run: BundleRunRecord): BundleRunResponse {
+  if (!isTerminal(run)) return toRunResponse(run);
+  let response = finished.get(run);
+  if (response === undefined) {
+    response = immutableResponse(toRunResponse(run));
+    finished.set(run, response);
+  }
+  return response;
+}
 
 export function toRunResponse(run: BundleRunRecord): BundleRunResponse {
   // Literal objects, not a spread of a shared base: V8 copies a spread source on its slow path here,

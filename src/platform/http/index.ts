@@ -3,7 +3,7 @@ import './route-config.js';
 export { installAuthentication, principalOf, isApiRoute } from './authentication-hook.js';
 export { installRateLimits } from './rate-limit-hook.js';
 export { RequestLogController, ownerDigest } from './request-log.js';
-export { buildResponseSerializers } from './response-serializers.js';
+export { buildResponseSerializers, immutableResponse } from './response-serializers.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';
 export { clientErrorHandler } from './client-error-handler.js';
 export { limitConnections, type ConnectionLimits } from './connection-limits.js';
