@@ -64,6 +64,32 @@ describe('InvocationDeadline', () => {
     deadline.dispose();
   });
 
+  it('builds no AbortController until its signal is read, expiry and departure included, and then exactly one', () => {
+    let built = 0;
+    vi.stubGlobal(
+      'AbortController',
+      class extends AbortController {
+        constructor() {
+          super();
+          built += 1;
+        }
+      },
+    );
+    try {
+      const caller = client();
+      const deadline = new InvocationDeadline(caller.onGone, 1000);
+      caller.leave();
+      vi.advanceTimersByTime(1000);
+      expect(deadline.aborted).toBe(true);
+      expect(built).toBe(0);
+      expect(deadline.signal).toBe(deadline.signal);
+      expect(built).toBe(1);
+      deadline.dispose();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('leaves no timer and no client listener behind once disposed', () => {
     const caller = client();
     const deadline = new InvocationDeadline(caller.onGone, 30_000);

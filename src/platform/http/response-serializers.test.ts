@@ -26,13 +26,24 @@ describe('remembersImmutable', () => {
     expect(Object.isFrozen(marked.list[0])).toBe(true);
   });
 
-  it('keeps one text per route serializer: the same object under two schemas answers each schema’s bytes', () => {
+  it('route serializers remember an immutable payload’s text, one per schema: the same object under two schemas answers each schema’s bytes', () => {
     const factory = buildResponseSerializers();
     const full = factory({ schema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } } });
     const narrow = factory({ schema: { type: 'object', properties: { a: { type: 'string' } } } });
-    const payload = immutableResponse({ a: 'x', b: 'y' });
+    let reads = 0;
+    const payload = immutableResponse({
+      get a(): string {
+        reads += 1;
+        return 'x';
+      },
+      b: 'y',
+    });
     expect(full(payload)).toBe('{"a":"x","b":"y"}');
     expect(narrow(payload)).toBe('{"a":"x"}');
+    const readsAfterFirstWrites = reads;
     expect(full(payload)).toBe('{"a":"x","b":"y"}');
+    expect(narrow(payload)).toBe('{"a":"x"}');
+    // Answered from the remembered texts: the payload was not read again.
+    expect(reads).toBe(readsAfterFirstWrites);
   });
 });

@@ -1,0 +1,62 @@
+// Staging writes a few files at once (FILE_WRITES_AT_ONCE), never more: counted at the file system.
+import type * as fsPromises from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import yazl from 'yazl';
+import { specDefaultLimits } from '../../../test/fixtures/bundle-fixtures.js';
+import { createStagingSandbox, type StagingSandbox } from '../../../test/fixtures/staging-sandbox.js';
+import { stageArchive } from './index.js';
+import { FILE_WRITES_AT_ONCE } from './write-staging-tree.js';
+
+const writes = { open: 0, most: 0 };
+
+// Observes the staging writer's opens for writing (and their closes) without changing them.
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof fsPromises>();
+  const open: typeof actual.open = async (path, flags, mode) => {
+    const handle = await actual.open(path, flags, mode);
+    if (typeof flags !== 'number') return handle;
+    writes.open += 1;
+    writes.most = Math.max(writes.most, writes.open);
+    const close = handle.close.bind(handle);
+    handle.close = async () => {
+      writes.open -= 1;
+      await close();
+    };
+    return handle;
+  };
+  return { ...actual, open };
+});
+
+let sandbox: StagingSandbox;
+beforeEach(async () => {
+  sandbox = await createStagingSandbox();
+});
+afterEach(async () => {
+  await sandbox.remove();
+});
+
+function archive(files: number): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from('---\nid: many\n---\nYou help.\n'), 'AGENT.md');
+  for (let i = 0; i < files; i += 1) zip.addBuffer(Buffer.alloc(20_000, i), `data/f${i}.bin`);
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('error', reject);
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+describe('staging writes', () => {
+  it(`writes ${FILE_WRITES_AT_ONCE} files at once, never more, and every file`, async () => {
+    writes.most = 0;
+    const zipPath = await sandbox.writeUpload(await archive(24));
+    const staged = await stageArchive({ zipPath, stagingRoot: sandbox.stagingRoot, uploadName: undefined }, specDefaultLimits);
+    expect(writes.most).toBe(FILE_WRITES_AT_ONCE);
+    expect(writes.open).toBe(0);
+    expect(await readdir(join(staged.dir, 'data'))).toHaveLength(24);
+  });
+});
