@@ -73,11 +73,8 @@ export class HandleStore {
       if (last !== undefined && now - last < SLIDE_GRANULARITY_MS) return;
       this.#slid.set(key, now);
     }
-    // `touch` without building the handle a poll does not read.
-    const record = await this.#o.storage.records.touch<HandleData>(this.#key(owner, handle), this.#o.handleTtlMs);
-    if (record !== undefined) return;
-    this.#noticeGone(owner, handle);
-    await this.#o.staging.settled();
+    // Without building the handle a poll does not read, nor waiting on staging when it is there.
+    if ((await this.#slideRecord(owner, handle)) === undefined) await this.#o.staging.settled();
   }
 
   /** Registers a handle (and, on a durable storage, its archive); returns the epoch ms it expires at unless refreshed. */
@@ -99,10 +96,17 @@ export class HandleStore {
 
   /** The live handle with its TTL slid forward, or undefined (unknown, expired or foreign). */
   async touch(owner: Owner, handle: string): Promise<BundleHandle | undefined> {
-    const record = await this.#o.storage.records.touch<HandleData>(this.#key(owner, handle), this.#o.handleTtlMs);
-    if (record === undefined) this.#noticeGone(owner, handle);
+    const record = await this.#slideRecord(owner, handle);
     await this.#o.staging.settled();
     return record === undefined ? undefined : toHandle(record);
+  }
+
+  /** The live record with its TTL slid forward; when there is none, this instance's copy is retired. */
+  #slideRecord(owner: Owner, handle: string): Promise<StoredRecord<HandleData> | undefined> {
+    return this.#o.storage.records.touch<HandleData>(this.#key(owner, handle), this.#o.handleTtlMs).then((record) => {
+      if (record === undefined) this.#noticeGone(owner, handle);
+      return record;
+    });
   }
 
   /** Removes the handle if the caller owns it; says nothing either way (DELETE is non-disclosing). */
