@@ -66,7 +66,7 @@ function decodeLeaf(
     if (!list.ok) {
       built.problems.push(`${key}: ${list.message}`);
       built.failedKeys.add(key);
-      return;
+      return decodeDefault(entry, target, context, built);
     }
     if (list.warning !== undefined) built.warnings.push(`${key}: ${list.warning}`);
     written = { value: list.value, source: list.source };
@@ -85,6 +85,10 @@ function decodeLeaf(
     built.failedKeys.add(key);
     return;
   }
+  decodeDefault(entry, target, context, built);
+}
+
+function decodeDefault(entry: KeyEntry, target: readonly string[], context: BuildContext, built: Builder): void {
   if (entry.default === undefined) return;
   const raw = typeof entry.default === 'function' ? entry.default(context) : entry.default;
   const decoded = entry.codec.decode(raw, context);

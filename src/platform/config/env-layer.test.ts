@@ -65,6 +65,16 @@ describe('environment variable layer', () => {
     });
   });
 
+  it('reports a gap in a list that a rule reads without stopping there (the list stands at its default meanwhile)', () => {
+    const variable = 'AppConfig__AI__BundleExecution__Envelopes__Default__AllowedMcpServers__1';
+    expect(load({ [variable]: 'search' })).toEqual({
+      ok: false,
+      problems: [
+        `AppConfig:AI:BundleExecution:Envelopes:Default:AllowedMcpServers: array items must be numbered 0, 1, 2, … without gaps (found 1) (in environment variable ${variable})`,
+      ],
+    });
+  });
+
   it('refuses a non-numeric or zero-padded index for an array key', () => {
     const result = load({ AppConfig__AI__Skills__DiscoveryPaths__first: '/a', AppConfig__AI__Agents__DiscoveryPaths__00: '/b' });
     expect(result).toMatchObject({

@@ -11,14 +11,15 @@ export interface DefaultContext {
   readonly development: boolean;
 }
 
-export interface KeyEntry {
+/** `T` is the decoded value and `Written` its default as written (see Codec); a bare KeyEntry is any row. */
+export interface KeyEntry<T = unknown, Written extends RawDefault = RawDefault> {
   readonly key: string;
-  readonly codec: Codec<unknown>;
+  readonly codec: Codec<T, Written>;
   /**
    * Absent when `required` (a field of a map item, such as an MCP server's Transport) and for map
    * values (`…:Env:{variable}`), which exist only where written.
    */
-  readonly default?: RawDefault | ((context: DefaultContext) => RawDefault);
+  readonly default?: Written | ((context: DefaultContext) => Written);
   readonly required?: boolean;
   /** The default as the reference displays it, when the raw default would read badly. */
   readonly defaultText?: string;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type LoadConfigResult } from './index.js';
+import type { KeyEntry } from './key-entry.js';
 import { keyTable } from './key-table.js';
 
 const base = { PORTCULLIS_ENVIRONMENT: 'Development', AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true' };
@@ -37,7 +38,8 @@ describe('key table', () => {
   });
 
   it('gives every key a default or marks it required, except map values', () => {
-    for (const entry of keyTable) {
+    const rows: readonly KeyEntry[] = keyTable;
+    for (const entry of rows) {
       const isMapValue = entry.key.endsWith('}');
       expect(entry.default !== undefined || entry.required === true || isMapValue, entry.key).toBe(true);
     }

@@ -1,5 +1,6 @@
 // Every configuration key under AppConfig, in reference order. The per-section tables in keys/
-// are the only place a key is declared.
+// are the only place a key is declared; the rows keep their literal types, so types.ts computes the
+// configuration's type from this table.
 import type { KeyEntry } from './key-entry.js';
 import { authKeys } from './keys/auth-keys.js';
 import { bundleExecutionKeys } from './keys/bundle-execution-keys.js';
@@ -18,7 +19,7 @@ import { storageKeys } from './keys/storage-keys.js';
 import { toolKeys } from './keys/tool-keys.js';
 import { workflowKeys } from './keys/workflow-keys.js';
 
-export const keyTable: readonly KeyEntry[] = [
+export const keyTable = [
   ...bundleExecutionKeys,
   ...authKeys,
   ...envelopeKeys,
@@ -35,4 +36,7 @@ export const keyTable: readonly KeyEntry[] = [
   ...storageKeys,
   ...consoleKeys,
   ...observabilityKeys,
-];
+] as const satisfies readonly KeyEntry[];
+
+/** One row of the table, with its literal key, codec and (where it has one) target. */
+export type KeyRow = (typeof keyTable)[number];

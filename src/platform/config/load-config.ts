@@ -4,6 +4,7 @@
 import { buildConfig } from './build-config.js';
 import { canonicalizeLayer } from './canonicalize-layer.js';
 import { mergeTrees, type ConfigTree } from './config-tree.js';
+import { conformsToKeys } from './conforms-to-keys.js';
 import { deepFreeze } from './deep-freeze.js';
 import { readEnvLayer } from './env-layer.js';
 import { readFileLayers } from './file-layers.js';
@@ -31,6 +32,7 @@ export type LoadConfigResult =
 
 const schema = buildSchemaTree(keyTable);
 const STANDARD_ENVIRONMENTS = new Set(['Development', 'Staging', 'Production']);
+const NOT_AS_DECLARED = 'loadConfig: the built configuration does not hold every key of the key table where its type says';
 
 export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadConfigResult {
   const { environment, development } = readHostSettings(env);
@@ -48,16 +50,21 @@ export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadCo
   }
 
   const built = buildConfig(merged, schema, { cwd, development });
-  const draft = { environment, ...built.value } as unknown as DraftConfig;
+  const decoded = built.value;
+  if (!conformsToKeys(decoded, keyTable, 'decoded')) throw new Error(NOT_AS_DECLARED);
+  const draft: DraftConfig = { environment, ...decoded };
   const ruled = applyRules(draft, built.failedKeys, { development });
   const tracing = readTracingEnvironment(env);
   problems.push(...built.problems, ...ruled.problems, ...tracing.problems);
   if (problems.length > 0) return { ok: false, problems };
 
+  // With no problem reported, every required key was set: checked, so the settled type is earned.
+  if (!conformsToKeys(decoded, keyTable, 'settled')) throw new Error(NOT_AS_DECLARED);
   const config: AppConfig = {
-    ...draft,
-    mcpServers: shapeMcpServers(draft.mcpServers),
-    observability: { ...draft.observability, tracing: tracing.value },
+    environment,
+    ...decoded,
+    mcpServers: shapeMcpServers(decoded.mcpServers),
+    observability: { ...decoded.observability, tracing: tracing.value },
   };
   return { ok: true, config: deepFreeze(config), warnings: [...files.warnings, ...built.warnings, ...ruled.warnings] };
 }

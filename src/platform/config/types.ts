@@ -1,90 +1,15 @@
-// The typed, frozen configuration every module receives. Produced only by loadConfig (this folder is
-// the only reader of process.env and appsettings files). Durations are milliseconds, sizes bytes.
-import type { AutonomyTier } from '../envelope/autonomy.js';
+// The typed, frozen configuration every module receives, computed from the key table (a key added
+// there is a field here). Produced only by loadConfig. Durations are milliseconds, sizes bytes.
+import type { ConfigFromKeys } from './config-from-keys.js';
+import type { KeyRow } from './key-table.js';
 
-export interface EnvelopeGrantConfig {
-  readonly allowedTools: readonly string[];
-  readonly allowedMcpServers: readonly string[];
-  readonly autonomyCeiling: AutonomyTier;
-}
+export { logLevels, type LogLevel } from './keys/logging-keys.js';
+export { rateLimitPolicies, type RateLimitPolicy } from './keys/rate-limit-keys.js';
+export { storageProviders, type StorageProviderName } from './keys/storage-keys.js';
 
-export interface EnvelopesConfig {
-  readonly default: EnvelopeGrantConfig;
-  /** Keyed by subject id exactly as written in configuration. */
-  readonly bySubject: Readonly<Record<string, EnvelopeGrantConfig>>;
-  /** Keyed by role name exactly as written in configuration. */
-  readonly byRole: Readonly<Record<string, EnvelopeGrantConfig>>;
-}
+type SettledConfig = ConfigFromKeys<KeyRow, 'settled'>;
 
-export interface AuthConfig {
-  readonly tenantId: string | null;
-  readonly clientId: string | null;
-  readonly instance: string;
-  readonly requireHttpsMetadata: boolean;
-  readonly validIssuers: readonly string[];
-  readonly allowAnonymous: boolean;
-  /** Roles the anonymous principal holds (anonymous mode only). */
-  readonly anonymousRoles: readonly string[];
-  readonly jwksRefreshCooldownMs: number;
-  /** Refused tokens are logged at most once per reason per interval, with the count. */
-  readonly refusalLogIntervalMs: number;
-}
-
-export interface BundleExecutionConfig {
-  readonly enabled: boolean;
-  readonly tempRoot: string;
-  readonly maxArchiveBytes: number;
-  readonly maxEntryCount: number;
-  readonly maxTotalUncompressedBytes: number;
-  readonly maxCompressionRatio: number;
-  readonly handleTtlMs: number;
-  readonly runRecordTtlMs: number;
-  readonly streamReservationTtlMs: number;
-  readonly maxConcurrentStreamsPerCaller: number;
-  readonly maxConcurrentDispatchedBundleRuns: number;
-  readonly maxActiveBundleRunsPerOwner: number;
-  readonly cleanupIntervalMs: number;
-  readonly streamFrameCeilingBytes: number;
-  readonly auth: AuthConfig;
-  readonly envelopes: EnvelopesConfig;
-}
-
-export interface DirectToolInvocationConfig {
-  readonly enabled: boolean;
-  readonly maxRequestBytes: number;
-  readonly defaultTimeoutSeconds: number;
-  readonly maxConcurrentPerCaller: number;
-  readonly maxOutputBytes: number;
-}
-
-export interface ConversationsConfig {
-  readonly maxHistoryMessages: number;
-  /** UTF-8 bytes of history kept and replayed (the newest messages that fit). */
-  readonly maxHistoryBytes: number;
-  /** Largest tool result handed to the model; a larger one is replaced by a notice. */
-  readonly maxToolResultBytes: number;
-  readonly maxLifetimeTokens: number;
-  readonly maxModelCallsPerTurn: number;
-  readonly ttlMs: number;
-}
-
-export type ChatModelProvider = 'OpenAI' | 'AzureOpenAI' | 'Anthropic' | 'Scripted';
-
-export interface ChatModelConfig {
-  readonly provider: ChatModelProvider | null;
-  readonly endpoint: string | null;
-  readonly apiKey: string | null;
-  readonly model: string | null;
-  readonly apiVersion: string | null;
-  readonly timeoutSeconds: number;
-  readonly maxOutputTokens: number;
-  /** UTF-8 bytes of one request's messages; a larger request is refused before it is sent. */
-  readonly maxPromptBytes: number;
-  readonly temperature: number | null;
-  readonly pricing: { readonly inputPerMillionTokens: number; readonly outputPerMillionTokens: number };
-  readonly scriptPath: string | null;
-}
-
+// Written out, not computed: after the rules passed, the transport decides a server's fields (shape-mcp-servers.ts).
 export type McpServerConfig =
   | {
       readonly transport: 'stdio';
@@ -94,88 +19,13 @@ export type McpServerConfig =
     }
   | { readonly transport: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
 
-export interface ToolsConfig {
-  readonly httpFetch: {
-    readonly allowedHosts: readonly string[];
-    readonly maxResponseBytes: number;
-    readonly timeoutSeconds: number;
-  };
-  readonly memory: {
-    /** UTF-8 bytes of keys plus serialized values per owner. */
-    readonly maxBytesPerOwner: number;
-    /** Owners holding entries, host-wide. */
-    readonly maxOwners: number;
-  };
-}
-
-export interface WorkflowsConfig {
-  readonly maxActiveRunsPerOwner: number;
-  readonly maxConcurrentRuns: number;
-  readonly maxConcurrentProgressStreams: number;
-  readonly maxProgressStreamsPerOwner: number;
-  readonly maxDefinitionsPerOwner: number;
-  readonly maxSteps: number;
-  /** UTF-8 bytes of one rendered template (or of a step's rendered ToolUse parameters). */
-  readonly maxRenderedTemplateBytes: number;
-  /** Largest output (as JSON) one step may keep. */
-  readonly maxStepOutputBytes: number;
-  /** Step outputs (as JSON) one run may keep in total. */
-  readonly maxRunOutputBytes: number;
-  readonly watcherBufferFrames: number;
-  readonly runRecordTtlMs: number;
-}
-
-export interface EvaluationConfig {
-  readonly enabled: boolean;
-  readonly datasetRoots: readonly string[];
-  readonly maxDatasetsPerRun: number;
-  readonly maxCaseExecutionsPerRun: number;
-  readonly maxDatasetBytes: number;
-  readonly maxAssertionsPerCase: number;
-  readonly maxRepeats: number;
-  readonly maxParallelism: number;
-  readonly maxActiveRunsPerOwner: number;
-  readonly maxConcurrentRuns: number;
-  readonly reportsRoot: string | null;
-}
-
-export const rateLimitPolicies = [
-  'bundles-register',
-  'bundles-runs',
-  'bundles-poll',
-  'bundles-delete',
-  'tools-read',
-  'tools-invoke',
-  'workflows-write',
-  'workflows-read',
-  'evals-write',
-  'evals-read',
-] as const;
-export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
-
-export const storageProviders = ['Memory', 'Postgres'] as const;
-export type StorageProviderName = (typeof storageProviders)[number];
-
-export interface StorageConfig {
-  readonly provider: StorageProviderName;
-  readonly postgres: {
-    /** A libpq URI; a secret (never logged, never echoed in a problem message). Required with Postgres. */
-    readonly connectionString: string | null;
-    readonly schema: string;
-    readonly maxConnections: number;
-  };
-  readonly runLeaseTtlMs: number;
-}
-
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof logLevels)[number];
-
 /** How sampled traces are chosen (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG). */
 export interface TracingSampler {
   readonly kind: 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
   readonly ratio: number;
 }
 
+// Written out, not computed: tracing is read from the standard OTEL_* variables, which are not keys.
 /** OpenTelemetry tracing, from the standard OTEL_* variables (otel-environment.ts); off without an endpoint. */
 export interface TracingConfig {
   readonly enabled: boolean;
@@ -193,52 +43,23 @@ export interface TracingConfig {
   readonly batch: { readonly scheduleDelayMs: number; readonly exportTimeoutMs: number; readonly maxQueueSize: number; readonly maxExportBatchSize: number };
 }
 
-export interface AppConfig {
+export interface AppConfig extends Omit<SettledConfig, 'mcpServers' | 'observability'> {
+  /** PORTCULLIS_ENVIRONMENT (host-settings.ts), not a key. */
   readonly environment: string;
-  readonly bundleExecution: BundleExecutionConfig;
-  readonly directToolInvocation: DirectToolInvocationConfig;
-  readonly conversations: ConversationsConfig;
-  readonly chatModel: ChatModelConfig;
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
-  readonly tools: ToolsConfig;
-  readonly retrieval: { readonly indexes: Readonly<Record<string, { readonly root: string }>> };
-  readonly agents: { readonly discoveryPaths: readonly string[] };
-  readonly skills: { readonly discoveryPaths: readonly string[] };
-  readonly workflows: WorkflowsConfig;
-  readonly evaluation: EvaluationConfig;
-  /** Permits per minute, per caller, for each policy. */
-  readonly rateLimits: Readonly<Record<RateLimitPolicy, number>>;
-  readonly http: {
-    /** Whole-request receive timeout (uploads included; streams exempt). */
-    readonly requestTimeoutMs: number;
-    /** Time to receive the request line and headers. */
-    readonly headersTimeoutMs: number;
-    /** Idle time a keep-alive connection is kept between requests. */
-    readonly keepAliveTimeoutMs: number;
-    /** Open connections, host-wide. */
-    readonly maxConnections: number;
-    /** Open connections per remote address. */
-    readonly maxConnectionsPerAddress: number;
-  };
-  readonly logging: {
-    /** Minimum level written to the log (AppConfig:Logging:Level). */
-    readonly level: LogLevel;
-    /** Longest string a log line carries (AppConfig:Logging:MaxStringLength). */
-    readonly maxStringLength: number;
-  };
-  /** AppConfig:Storage (DESIGN.md §11). */
-  readonly storage: StorageConfig;
-  /** The web console at /console (AppConfig:Console). */
-  readonly console: {
-    readonly enabled: boolean;
-    /** null: Auth:ClientId. */
-    readonly clientId: string | null;
-    /** null: `openid profile api://{ClientId}/.default`. */
-    readonly scope: string | null;
-  };
   /** AppConfig:Observability (metrics) and the OTEL_* variables (tracing). */
-  readonly observability: {
-    readonly metrics: { readonly enabled: boolean };
-    readonly tracing: TracingConfig;
-  };
+  readonly observability: SettledConfig['observability'] & { readonly tracing: TracingConfig };
 }
+
+export type BundleExecutionConfig = AppConfig['bundleExecution'];
+export type AuthConfig = BundleExecutionConfig['auth'];
+export type EnvelopesConfig = BundleExecutionConfig['envelopes'];
+export type EnvelopeGrantConfig = EnvelopesConfig['default'];
+export type DirectToolInvocationConfig = AppConfig['directToolInvocation'];
+export type ConversationsConfig = AppConfig['conversations'];
+export type ChatModelConfig = AppConfig['chatModel'];
+export type ChatModelProvider = NonNullable<ChatModelConfig['provider']>;
+export type ToolsConfig = AppConfig['tools'];
+export type WorkflowsConfig = AppConfig['workflows'];
+export type EvaluationConfig = AppConfig['evaluation'];
+export type StorageConfig = AppConfig['storage'];

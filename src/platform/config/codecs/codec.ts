@@ -11,7 +11,14 @@ export interface DecodeContext {
   readonly cwd: string;
 }
 
-export interface Codec<T> {
+/** Type only, never set: carries a codec's `Written` type so a key table can check its defaults. */
+declare const written: unique symbol;
+
+/**
+ * `T` is the decoded value; `Written` is how a key table writes its default, which is decoded like any
+ * configured value (the same type, except where text is read into something else: a TimeSpan).
+ */
+export interface Codec<T, Written = T> {
   /** The type as the configuration reference shows it. */
   readonly display: string;
   /** Index-keyed sections (`Roots:0`, `Roots:1`, from environment variables) become arrays. */
@@ -19,6 +26,7 @@ export interface Codec<T> {
   /** Appended to the camelCase target field name (durations are milliseconds: `HandleTtl` → `handleTtlMs`). */
   readonly fieldSuffix?: string;
   decode(raw: unknown, context: DecodeContext): Decoded<T>;
+  readonly [written]?: Written;
 }
 
 export function accept<T>(value: T): Decoded<T> {

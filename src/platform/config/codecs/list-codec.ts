@@ -3,7 +3,7 @@
 // read by the item codec; the first bad item is reported by index.
 import { accept, refuse, type Codec, type Decoded } from './codec.js';
 
-export function listCodec<T>(item: Codec<T>): Codec<readonly T[]> {
+export function listCodec<T, Written>(item: Codec<T, Written>): Codec<readonly T[], readonly Written[]> {
   return {
     display: `${item.display}[]`,
     list: true,

@@ -2,7 +2,11 @@
 import { parseTimeSpan } from '../parse-time-span.js';
 import { accept, refuse, type Codec } from './codec.js';
 
-export const timeSpanCodec: Codec<number> = {
+/** How a key table writes a duration default: `00:30:00`, `1.00:00:00`. */
+export type TimeSpanText = `${number}:${number}` | `${number}:${number}:${number}`;
+
+/** The suffix is part of the type, so the configuration type names the field `…Ms` too. */
+export const timeSpanCodec: Codec<number, TimeSpanText> & { readonly fieldSuffix: 'Ms' } = {
   display: 'TimeSpan',
   fieldSuffix: 'Ms',
   decode(raw) {

@@ -5,11 +5,11 @@ import { listCodec } from '../codecs/list-codec.js';
 import { nameCodec, optionalTextCodec } from '../codecs/text-codecs.js';
 import { timeSpanCodec } from '../codecs/time-span-codec.js';
 import { baseUrlCodec } from '../codecs/url-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:BundleExecution:Auth:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:BundleExecution:Auth:${name}` as const;
 
-export const authKeys: readonly KeyEntry[] = [
+export const authKeys = defineKeys([
   { key: at('TenantId'), codec: optionalTextCodec, default: null, meaning: 'Identity tenant; set together with ClientId (both or neither).' },
   { key: at('ClientId'), codec: optionalTextCodec, default: null, meaning: 'This API\'s client id; tokens must carry audience api://{ClientId} or {ClientId}.' },
   {
@@ -44,4 +44,4 @@ export const authKeys: readonly KeyEntry[] = [
     default: '00:01:00',
     meaning: 'Refused tokens are logged as at most one line per reason per interval, carrying the count.',
   },
-];
+]);

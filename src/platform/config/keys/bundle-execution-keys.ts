@@ -5,11 +5,11 @@ import { numberCodec } from '../codecs/number-codecs.js';
 import { pathOrEmptyCodec } from '../codecs/path-codecs.js';
 import { concurrencyCapCodec, countCodec } from '../codecs/range-codecs.js';
 import { timeSpanCodec } from '../codecs/time-span-codec.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:BundleExecution:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:BundleExecution:${name}` as const;
 
-export const bundleExecutionKeys: readonly KeyEntry[] = [
+export const bundleExecutionKeys = defineKeys([
   { key: at('Enabled'), codec: booleanCodec, default: false, meaning: 'Master toggle; off means every bundle endpoint answers 403.' },
   {
     key: at('TempRoot'),
@@ -55,4 +55,4 @@ export const bundleExecutionKeys: readonly KeyEntry[] = [
     default: 65_536,
     meaning: 'Size above which a stream delta/content is withheld (never disclosed in responses).',
   },
-];
+]);

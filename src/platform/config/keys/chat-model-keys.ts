@@ -5,12 +5,12 @@ import { numberCodec } from '../codecs/number-codecs.js';
 import { countCodec, secondsCodec } from '../codecs/range-codecs.js';
 import { enumCodec, optionalTextCodec } from '../codecs/text-codecs.js';
 import { optionalUrlCodec } from '../codecs/url-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:ChatModel:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:ChatModel:${name}` as const;
 const dollars = numberCodec({ min: 0 });
 
-export const chatModelKeys: readonly KeyEntry[] = [
+export const chatModelKeys = defineKeys([
   {
     key: at('Provider'),
     codec: enumCodec(['OpenAI', 'AzureOpenAI', 'Anthropic', 'Scripted'], { nullable: true }),
@@ -46,4 +46,4 @@ export const chatModelKeys: readonly KeyEntry[] = [
     defaultText: 'built-in script',
     meaning: 'Rules file (YAML) for the Scripted provider.',
   },
-];
+]);

@@ -2,9 +2,9 @@
 // settings it publishes in /console/config.json come from here and from BundleExecution:Auth.
 import { booleanCodec } from '../codecs/boolean-codec.js';
 import { optionalTextCodec } from '../codecs/text-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-export const consoleKeys: readonly KeyEntry[] = [
+export const consoleKeys = defineKeys([
   { key: 'AppConfig:Console:Enabled', codec: booleanCodec, default: true, meaning: 'Serve the web console at /console (and redirect / to it).' },
   {
     key: 'AppConfig:Console:ClientId',
@@ -20,4 +20,4 @@ export const consoleKeys: readonly KeyEntry[] = [
     defaultText: 'openid profile api://{ClientId}/.default',
     meaning: 'Scopes the console requests at sign-in; the access token must carry this API\'s audience.',
   },
-];
+]);

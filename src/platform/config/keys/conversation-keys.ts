@@ -1,11 +1,11 @@
 // Keys of AppConfig:AI:Conversations: history replay and the per-conversation budgets.
 import { countCodec } from '../codecs/range-codecs.js';
 import { timeSpanCodec } from '../codecs/time-span-codec.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:Conversations:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:Conversations:${name}` as const;
 
-export const conversationKeys: readonly KeyEntry[] = [
+export const conversationKeys = defineKeys([
   { key: at('MaxHistoryMessages'), codec: countCodec, default: 50, meaning: 'Recent messages replayed to the agent.' },
   {
     key: at('MaxHistoryBytes'),
@@ -22,4 +22,4 @@ export const conversationKeys: readonly KeyEntry[] = [
   { key: at('MaxLifetimeTokens'), codec: countCodec, default: 200_000, meaning: 'Cumulative token budget of one conversation.' },
   { key: at('MaxModelCallsPerTurn'), codec: countCodec, default: 25, meaning: 'Model round-trips inside one turn (tool loop bound).' },
   { key: at('Ttl'), codec: timeSpanCodec, default: '1.00:00:00', meaning: 'Sliding lifetime of a conversation\'s history.' },
-];
+]);

@@ -2,9 +2,9 @@
 // resolved against the working directory; their contents are read by the features, not here.
 import { listCodec } from '../codecs/list-codec.js';
 import { requiredPathCodec } from '../codecs/path-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-export const discoveryKeys: readonly KeyEntry[] = [
+export const discoveryKeys = defineKeys([
   {
     key: 'AppConfig:AI:Retrieval:Indexes:{name}:Root',
     codec: requiredPathCodec,
@@ -23,4 +23,4 @@ export const discoveryKeys: readonly KeyEntry[] = [
     default: [],
     meaning: 'Folders forming the global skill pool. TempRoot must not overlap them.',
   },
-];
+]);

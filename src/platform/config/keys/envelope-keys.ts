@@ -4,10 +4,10 @@
 import { autonomyCeilingCodec } from '../codecs/autonomy-ceiling-codec.js';
 import { listCodec } from '../codecs/list-codec.js';
 import { nameCodec } from '../codecs/text-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-function grantKeys(prefix: string, whose: string): KeyEntry[] {
-  return [
+function grantKeys<Prefix extends string>(prefix: Prefix, whose: string) {
+  return defineKeys([
     {
       key: `${prefix}:AllowedTools`,
       codec: listCodec(nameCodec),
@@ -26,13 +26,13 @@ function grantKeys(prefix: string, whose: string): KeyEntry[] {
       default: 'Restricted',
       meaning: `Highest autonomy tier for ${whose}; an unknown name degrades to Restricted, numbers and comma lists are refused.`,
     },
-  ];
+  ]);
 }
 
 const envelopes = 'AppConfig:AI:BundleExecution:Envelopes';
 
-export const envelopeKeys: readonly KeyEntry[] = [
+export const envelopeKeys = defineKeys([
   ...grantKeys(`${envelopes}:Default`, 'callers matching no subject or role'),
   ...grantKeys(`${envelopes}:BySubject:{subject}`, 'the subject (nameidentifier or sub claim)'),
   ...grantKeys(`${envelopes}:ByRole:{role}`, 'holders of the role (roles combine to the least privilege)'),
-];
+]);

@@ -4,11 +4,11 @@ import { booleanCodec } from '../codecs/boolean-codec.js';
 import { listCodec } from '../codecs/list-codec.js';
 import { optionalPathCodec, requiredPathCodec } from '../codecs/path-codecs.js';
 import { concurrencyCapCodec, countCodec } from '../codecs/range-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:Evaluation:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:Evaluation:${name}` as const;
 
-export const evaluationKeys: readonly KeyEntry[] = [
+export const evaluationKeys = defineKeys([
   { key: at('Enabled'), codec: booleanCodec, default: false, meaning: 'Master toggle (403 when off).' },
   {
     key: at('DatasetRoots'),
@@ -36,4 +36,4 @@ export const evaluationKeys: readonly KeyEntry[] = [
     defaultText: 'empty',
     meaning: 'When set, each finished report is also written there as JSON.',
   },
-];
+]);

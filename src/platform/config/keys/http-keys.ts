@@ -1,9 +1,9 @@
 // Keys of AppConfig:Http: transport hardening that is not specific to AI features.
 import { concurrencyCapCodec } from '../codecs/range-codecs.js';
 import { timeSpanCodec } from '../codecs/time-span-codec.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-export const httpKeys: readonly KeyEntry[] = [
+export const httpKeys = defineKeys([
   {
     key: 'AppConfig:Http:RequestTimeout',
     codec: timeSpanCodec,
@@ -34,4 +34,4 @@ export const httpKeys: readonly KeyEntry[] = [
     default: 64,
     meaning: 'Open connections per remote address; further ones from that address are closed at once (raise it behind a reverse proxy).',
   },
-];
+]);

@@ -2,10 +2,12 @@
 import { countCodec } from '../codecs/range-codecs.js';
 import { enumCodec } from '../codecs/text-codecs.js';
 import { DEFAULT_MAX_LOG_STRING_LENGTH } from '../../log/index.js';
-import type { KeyEntry } from '../key-entry.js';
-import { logLevels } from '../types.js';
+import { defineKeys } from '../define-keys.js';
 
-export const loggingKeys: readonly KeyEntry[] = [
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export const loggingKeys = defineKeys([
   {
     key: 'AppConfig:Logging:Level',
     codec: enumCodec(logLevels),
@@ -18,4 +20,4 @@ export const loggingKeys: readonly KeyEntry[] = [
     default: DEFAULT_MAX_LOG_STRING_LENGTH,
     meaning: 'Longest string a log line carries; longer ones are cut after redaction and marked with the length cut.',
   },
-];
+]);

@@ -3,11 +3,11 @@
 import { enumCodec, optionalTextCodec, verbatimTextCodec } from '../codecs/text-codecs.js';
 import { listCodec } from '../codecs/list-codec.js';
 import { optionalUrlCodec } from '../codecs/url-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:McpServers:{name}:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:McpServers:{name}:${name}` as const;
 
-export const mcpServerKeys: readonly KeyEntry[] = [
+export const mcpServerKeys = defineKeys([
   {
     key: at('Transport'),
     codec: enumCodec(['stdio', 'http']),
@@ -19,4 +19,4 @@ export const mcpServerKeys: readonly KeyEntry[] = [
   { key: at('Env:{variable}'), codec: verbatimTextCodec, meaning: 'stdio: extra environment variables.', secret: true },
   { key: at('Url'), codec: optionalUrlCodec, default: null, meaning: 'http: the server endpoint (http or https).' },
   { key: at('Headers:{header}'), codec: verbatimTextCodec, meaning: 'http: extra request headers.', secret: true },
-];
+]);

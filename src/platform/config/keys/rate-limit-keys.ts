@@ -1,8 +1,21 @@
 // Keys of AppConfig:AI:RateLimits:{Policy}:PermitsPerMinute. The policy names are a closed set
-// (types.ts), so each is a fixed key: an unknown policy name is a typo and refused.
+// (declared here, re-exported by types.ts), so each is a fixed key: an unknown policy name is a typo and refused.
 import { permitsPerMinuteCodec } from '../codecs/range-codecs.js';
-import type { KeyEntry } from '../key-entry.js';
-import { rateLimitPolicies, type RateLimitPolicy } from '../types.js';
+import { defineKeys } from '../define-keys.js';
+
+export const rateLimitPolicies = [
+  'bundles-register',
+  'bundles-runs',
+  'bundles-poll',
+  'bundles-delete',
+  'tools-read',
+  'tools-invoke',
+  'workflows-write',
+  'workflows-read',
+  'evals-write',
+  'evals-read',
+] as const;
+export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
 
 const defaults: Readonly<Record<RateLimitPolicy, number>> = {
   'bundles-register': 10,
@@ -17,10 +30,16 @@ const defaults: Readonly<Record<RateLimitPolicy, number>> = {
   'evals-read': 120,
 };
 
-export const rateLimitKeys: readonly KeyEntry[] = rateLimitPolicies.map((policy) => ({
-  key: `AppConfig:AI:RateLimits:${policy}:PermitsPerMinute`,
-  codec: permitsPerMinuteCodec,
-  default: defaults[policy],
-  meaning: `Per-caller fixed one-minute window of the ${policy} policy (429 with Retry-After beyond).`,
-  target: ['rateLimits', policy],
-}));
+// `target` keeps the policy name as the field: rateLimits['bundles-register'], not …permitsPerMinute.
+export const rateLimitKeys = defineKeys(
+  rateLimitPolicies.map(
+    (policy) =>
+      ({
+        key: `AppConfig:AI:RateLimits:${policy}:PermitsPerMinute`,
+        codec: permitsPerMinuteCodec,
+        default: defaults[policy],
+        meaning: `Per-caller fixed one-minute window of the ${policy} policy (429 with Retry-After beyond).`,
+        target: ['rateLimits', policy],
+      }) as const,
+  ),
+);

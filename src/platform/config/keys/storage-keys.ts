@@ -4,12 +4,14 @@ import { concurrencyCapCodec } from '../codecs/range-codecs.js';
 import { postgresConnectionStringCodec, postgresSchemaCodec } from '../codecs/postgres-codecs.js';
 import { enumCodec } from '../codecs/text-codecs.js';
 import { timeSpanCodec } from '../codecs/time-span-codec.js';
-import type { KeyEntry } from '../key-entry.js';
-import { storageProviders } from '../types.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:Storage:${name}`;
+export const storageProviders = ['Memory', 'Postgres'] as const;
+export type StorageProviderName = (typeof storageProviders)[number];
 
-export const storageKeys: readonly KeyEntry[] = [
+const at = <Name extends string>(name: Name) => `AppConfig:Storage:${name}` as const;
+
+export const storageKeys = defineKeys([
   {
     key: at('Provider'),
     codec: enumCodec(storageProviders),
@@ -37,4 +39,4 @@ export const storageKeys: readonly KeyEntry[] = [
     default: '00:00:15',
     meaning: 'An instance renews a lease on every run it executes; a run whose lease lapsed (its instance died) is taken over by another instance.',
   },
-];
+]);

@@ -4,13 +4,13 @@ import { booleanCodec } from '../codecs/boolean-codec.js';
 import { listCodec } from '../codecs/list-codec.js';
 import { concurrencyCapCodec, countCodec, secondsCodec } from '../codecs/range-codecs.js';
 import { hostCodec } from '../codecs/host-codec.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const direct = (name: string): string => `AppConfig:AI:DirectToolInvocation:${name}`;
-const httpFetch = (name: string): string => `AppConfig:AI:Tools:HttpFetch:${name}`;
-const memory = (name: string): string => `AppConfig:AI:Tools:Memory:${name}`;
+const direct = <Name extends string>(name: Name) => `AppConfig:AI:DirectToolInvocation:${name}` as const;
+const httpFetch = <Name extends string>(name: Name) => `AppConfig:AI:Tools:HttpFetch:${name}` as const;
+const memory = <Name extends string>(name: Name) => `AppConfig:AI:Tools:Memory:${name}` as const;
 
-export const toolKeys: readonly KeyEntry[] = [
+export const toolKeys = defineKeys([
   { key: direct('Enabled'), codec: booleanCodec, default: false, meaning: 'Turns on POST /api/tools/{name}/invoke (403 while off).' },
   { key: direct('MaxRequestBytes'), codec: countCodec, default: 65_536, meaning: 'Invoke body cap; larger bodies get 413 before being read.' },
   { key: direct('DefaultTimeoutSeconds'), codec: secondsCodec, default: 30, meaning: 'Deadline of one invocation when the request names none (504 beyond).' },
@@ -36,4 +36,4 @@ export const toolKeys: readonly KeyEntry[] = [
     default: 1000,
     meaning: 'Owners the memory tool holds entries for, host-wide; a new owner\'s first set beyond it fails.',
   },
-];
+]);

@@ -2,11 +2,11 @@
 import { integerCodec } from '../codecs/number-codecs.js';
 import { concurrencyCapCodec, countCodec } from '../codecs/range-codecs.js';
 import { timeSpanCodec } from '../codecs/time-span-codec.js';
-import type { KeyEntry } from '../key-entry.js';
+import { defineKeys } from '../define-keys.js';
 
-const at = (name: string): string => `AppConfig:AI:Workflows:${name}`;
+const at = <Name extends string>(name: Name) => `AppConfig:AI:Workflows:${name}` as const;
 
-export const workflowKeys: readonly KeyEntry[] = [
+export const workflowKeys = defineKeys([
   { key: at('MaxActiveRunsPerOwner'), codec: concurrencyCapCodec, default: 5, meaning: 'Per-owner concurrent workflow runs (409 beyond).' },
   {
     key: at('MaxConcurrentRuns'),
@@ -33,4 +33,4 @@ export const workflowKeys: readonly KeyEntry[] = [
   },
   { key: at('WatcherBufferFrames'), codec: countCodec, default: 256, meaning: 'Per-watcher frame buffer; oldest dropped, reported by GAP.' },
   { key: at('RunRecordTtl'), codec: timeSpanCodec, default: '00:30:00', meaning: 'How long a finished workflow run stays pollable.' },
-];
+]);

@@ -1,20 +1,15 @@
 // What a start-up rule is: a check across several keys, run on the decoded configuration before
 // it is frozen. Rules report problems (refuse start-up) and warnings; they never change values.
-import type { AppConfig } from '../types.js';
+import type { ConfigFromKeys } from '../config-from-keys.js';
+import type { KeyRow } from '../key-table.js';
 
-/** An MCP server before its transport picks its shape; transport is undefined when it was refused. */
-export interface DraftMcpServer {
-  readonly transport: 'stdio' | 'http' | undefined;
-  readonly command: string | null;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly url: string | null;
-  readonly headers: Readonly<Record<string, string>>;
+/** Every key as decoded (a required key that was missing or refused is absent), and the environment name. */
+export interface DraftConfig extends ConfigFromKeys<KeyRow, 'decoded'> {
+  readonly environment: string;
 }
 
-export type DraftConfig = Omit<AppConfig, 'mcpServers'> & {
-  readonly mcpServers: Readonly<Record<string, DraftMcpServer>>;
-};
+/** An MCP server before its transport picks its shape; transport is undefined when it was refused. */
+export type DraftMcpServer = DraftConfig['mcpServers'][string];
 
 export interface RuleReport {
   problem(message: string): void;
