@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildOpenApiDocument } = await import(join(root, 'dist/src/system/openapi-document.js'));
+const { buildOpenApiDocument } = await import(join(root, 'dist/src/cli/openapi-document.js'));
 
 const document = await buildOpenApiDocument();
 await writeFile(join(root, 'dist/openapi.json'), `${JSON.stringify(document, null, 2)}\n`);

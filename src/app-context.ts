@@ -1,16 +1,18 @@
 // What the composition root hands every feature's `register…` function: configuration, the shared
-// infrastructure and the tool plane. Features take what they need from it and nothing else.
+// infrastructure, authorization and the tool plane — and what each registration hands back: what
+// shutdown must finish and close, run by app.ts in one ordered sequence.
 import type { AppConfig } from './platform/config/types.js';
 import type { Clock, IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
 import type { ChatModel } from './models/index.js';
-import type { ParameterValidator, ToolGovernor, ToolRegistry } from './tools/index.js';
+import type { GovernedCalls, ParameterValidator, ToolRegistry } from './tools/index.js';
 import type { DelegateTaskTool, KnowledgeIndexes } from './tools/builtin/index.js';
 import type { Storage } from './platform/storage/index.js';
 import type { RunEngine } from './runs/index.js';
 import type { ServiceMetrics } from './platform/metrics/index.js';
 import type { Tracing } from './platform/tracing/index.js';
 import type { AuditLog } from './platform/audit/index.js';
+import type { AccessPolicy } from './platform/access/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
@@ -21,22 +23,31 @@ export interface AppContext {
   readonly tracing: Tracing;
   /** The audit trail: one log event per governance decision. */
   readonly audit: AuditLog;
+  /** The time everything stored is judged by (the storage's: on PostgreSQL, the database's). */
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** The envelope an action is governed by, the role it needs, its audit line: authorization in one place. */
+  readonly access: AccessPolicy;
   /** The configured chat model, or null when `ChatModel:Provider` is unset. */
   readonly chatModel: ChatModel | null;
+  /** The one governed tool call, for every surface. */
+  readonly calls: GovernedCalls;
   readonly registry: ToolRegistry;
-  readonly governor: ToolGovernor;
+  /** Checks parameters against an operation's schema (workflow definitions are checked when submitted). */
   readonly validator: ParameterValidator;
   readonly knowledge: KnowledgeIndexes;
   /** Bound by the bundles feature to its agent runtime. */
   readonly delegateTask: DelegateTaskTool;
   /** Everything kept beyond one request (Memory or PostgreSQL). */
   readonly storage: Storage;
-  /** The one run engine: admission, dispatch, leases, takeover. Families register their run kind. */
+  /** The one run engine: every run's lifecycle. Families register their run kind. */
   readonly engine: RunEngine;
-  /** Stops every run executing here (idempotent; the first caller's grace applies). */
-  stopRuns(): Promise<void>;
-  /** Registers a function to run when the app closes, in registration order, before the storage closes. */
-  onClose(hook: () => Promise<void>): void;
+}
+
+/** What a feature needs done when the app stops, after the run engine stopped (app.ts runs them in order). */
+export interface FeatureShutdown {
+  /** Ends the feature's open streams (each with its terminal frame), within `graceMs`; before connections drop. */
+  readonly endStreams?: (graceMs: number) => Promise<void>;
+  /** Stops the feature's sweepers and releases what it holds; after the server closed. */
+  readonly close?: () => Promise<void>;
 }

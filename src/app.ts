@@ -1,5 +1,8 @@
-// Composition root: builds the stores, registries and providers from the typed config and
-// registers the platform hooks and every feature's routes. The only place that wires things up.
+// Composition root: builds the stores, registries and providers from the typed config, registers the
+// platform hooks and every feature's routes, and runs the one ordered shutdown: the run engine stops
+// (drained, or settled), then each feature's open streams end, then the server closes, then each
+// feature's sweepers and held resources, the tool plane, the authenticator, tracing and the storage.
+// The only place that wires things up.
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
@@ -30,12 +33,13 @@ import { registerSystemRoutes, type ReadinessCategory, type ReadinessCheck } fro
 import { registerCapabilitiesRoutes } from './capabilities/index.js';
 import { buildOpenApiOptions } from './openapi.js';
 import { ProblemError } from './platform/problems/index.js';
-import type { AppContext } from './app-context.js';
+import type { AppContext, FeatureShutdown } from './app-context.js';
 import { createChatModel, observeChatModel, type ChatModel } from './models/index.js';
 import { ServiceMetrics } from './platform/metrics/index.js';
 import { startTracing, TRACING_DISABLED, type Tracing } from './platform/tracing/index.js';
 import { AuditLog } from './platform/audit/index.js';
-import { RUN_FAMILIES, runTelemetry, watchRunStates } from './platform/telemetry/index.js';
+import { RUN_FAMILIES, runTelemetry } from './platform/telemetry/index.js';
+import { AccessPolicy } from './platform/access/index.js';
 import { packageInfo } from './platform/package-info/index.js';
 import { rateLimitPolicies } from './platform/config/types.js';
 import { SharedSlots } from './platform/rate-limit/index.js';
@@ -44,7 +48,7 @@ import { RunEngine } from './runs/index.js';
 import { startSweeper } from './platform/store/index.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
 import { McpServerManager } from './tools/mcp/index.js';
-import { ParameterValidator, ToolGovernor, ToolRegistry, registerToolRoutes } from './tools/index.js';
+import { CatalogService, GovernedCalls, ParameterValidator, ToolRegistry, registerToolRoutes } from './tools/index.js';
 import { registerWorkflows } from './workflows/index.js';
 import { registerEvals } from './evals/index.js';
 import { registerBundles } from './bundles/index.js';
@@ -74,31 +78,24 @@ export interface StartupProbe {
   mcpServers(signal?: AbortSignal): Promise<Record<string, boolean>>;
 }
 
-const startupProbes = new WeakMap<object, StartupProbe>();
-
-export function startupProbeOf(app: App): StartupProbe | undefined {
-  return startupProbes.get(app);
+/** The built service: the Fastify app to listen with, and what the start-up banner asks. */
+export interface BuiltApp {
+  readonly app: App;
+  readonly probe: StartupProbe;
 }
 
-/** How long stopping waits for live runs to settle. */
+/** How long stopping lets live runs drain (or settle) before they are stopped where they are. */
 const STOP_GRACE_MS = 5_000;
+/** How long open streams get to send what they have once the runs stopped. */
+const STREAM_GRACE_MS = 2_000;
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/** Runs waiting in a kind's lane here; 0 for a kind this app did not register. */
-function queuedRuns(engine: RunEngine, collection: string): number {
-  try {
-    return engine.load(collection).queued;
-  } catch {
-    return 0;
-  }
-}
 
 function readableRoot(category: ReadinessCategory, path: string): ReadinessCheck {
   return { category, check: () => access(path).then(() => true, () => false) };
 }
 
-export async function buildApp(deps: AppDependencies): Promise<App> {
+export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
   // Observability first: the request log controller counts into the metrics from the first request.
@@ -148,7 +145,6 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   installProblemHandlers(app);
   installRequestIds(app, tracing);
-  if (deps.tracing === undefined) app.addHook('onClose', async () => tracing.shutdown());
   limitConnections(app.server, config.http);
   app.addSchema(ProblemDetailsSchema);
   await app.register(swagger, buildOpenApiOptions());
@@ -166,20 +162,15 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
         child.inc();
       },
     });
-  app.addHook('onClose', async () => authenticator.close());
   installAuthentication(app, authenticator);
 
-  const opened = deps.storage ?? createMemoryStorage({ clock });
-  // With metrics or tracing on, the run observer hears the final state each run is written in.
-  const runStates = metrics.enabled || tracing.enabled ? watchRunStates(opened) : undefined;
-  const storage = runStates?.storage ?? opened;
+  const storage = deps.storage ?? createMemoryStorage({ clock });
   const engine = new RunEngine({
     storage,
-    clock,
     instanceId: deps.instanceId ?? randomBytes(9).toString('base64url'),
     leaseTtlMs: config.storage.runLeaseTtlMs,
     log: { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m), error: (o: object, m: string) => logger.error(o, m) },
-    ...(runStates === undefined ? {} : { observe: runTelemetry({ metrics, tracing, states: runStates }) }),
+    ...(metrics.enabled || tracing.enabled ? { observe: runTelemetry({ metrics, tracing }) } : {}),
   });
   const refusals = Object.fromEntries(rateLimitPolicies.map((policy) => [policy, metrics.rateLimitRefusals.child(policy)]));
   installRateLimits(app, storage.rates, config.rateLimits, metrics.enabled ? (policy) => refusals[policy]?.inc() : undefined);
@@ -191,7 +182,6 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     clock,
     ...(tracing.enabled ? { fetch: tracing.propagatingFetch(globalThis.fetch) } : {}),
   });
-  startupProbes.set(app, { mcpServers: (signal) => mcp.reachability(signal) });
 
   const readiness: ReadinessCheck[] = [
     { category: 'identity', check: () => authenticator.ready() },
@@ -204,26 +194,16 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // The web console (static files and its sign-in document; no API route): src/console.
   if (config.console.enabled) await registerConsole(app, { config, ...(deps.consoleRoot === undefined ? {} : { root: deps.consoleRoot }) });
 
-  const closeHooks: Array<() => Promise<void>> = [];
   const builtins = await createBuiltinTools(config, { clock, log, storage });
-  const memorySweeper = startSweeper({
-    intervalMs: config.bundleExecution.cleanupIntervalMs,
-    sweep: () => builtins.sweepMemory(),
-    onError: (err) => logger.warn({ err }, 'memory tool sweep failed'),
-  });
-  closeHooks.push(async () => memorySweeper.stop());
+  const memorySweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the memory tool sweep', log, sweep: () => builtins.sweepMemory() });
   const registry = new ToolRegistry(builtins.tools, mcp);
-  app.addHook('onClose', async () => {
-    await registry.close();
-    await builtins.knowledge.close();
-  });
-  const governor = new ToolGovernor({ log, metrics, tracing });
   const validator = new ParameterValidator();
+  const calls = new GovernedCalls({ registry, validator, log, metrics, tracing });
+  const access = new AccessPolicy({ envelopes: config.bundleExecution.envelopes, audit });
   registerToolRoutes(app, {
-    registry,
-    governor,
-    validator,
-    envelopes: config.bundleExecution.envelopes,
+    catalog: new CatalogService({ registry, access }),
+    calls,
+    access,
     config: config.directToolInvocation,
     slots: new SharedSlots({
       slots: storage.slots,
@@ -232,10 +212,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       holder: engine.instanceId,
       ttlMs: engine.leaseTtlMs,
     }),
-    clock,
+    clock: storage.clock,
   });
   registerCapabilitiesRoutes(app, {
-    envelopes: config.bundleExecution.envelopes,
+    access,
     hostToolNames: async (signal) => (await registry.all(signal)).map((tool) => tool.descriptor.name),
   });
 
@@ -248,8 +228,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     metrics,
     tracing,
     audit,
-    clock,
+    // Everything stored is judged on the storage's clock (on PostgreSQL, the database's).
+    clock: storage.clock,
     ids: deps.ids ?? randomIds,
+    access,
     chatModel: observed(
       deps.chatModel !== undefined
         ? deps.chatModel
@@ -260,33 +242,40 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
             ...(tracing.enabled ? { fetch: tracing.propagatingFetch(globalThis.fetch), requestHeaders: () => tracing.propagationHeaders() } : {}),
           }),
     ),
+    calls,
     registry,
-    governor,
     validator,
     knowledge: builtins.knowledge,
     delegateTask: builtins.delegateTask,
     storage,
     engine,
-    stopRuns: () => engine.stop(STOP_GRACE_MS),
-    onClose: (hook) => closeHooks.push(hook),
   };
-  // Feature families (each registers its routes, stores, run kind and sweepers):
+  // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
+  // shutdown must finish and close):
   // features:start
-  await registerBundles(app, context);
-  await registerEvals(app, context);
-  await registerWorkflows(app, context);
+  const features: FeatureShutdown[] = [await registerBundles(app, context), await registerEvals(app, context), await registerWorkflows(app, context)];
   // features:end
   engine.start();
   for (const [collection, family] of Object.entries(RUN_FAMILIES)) {
-    metrics.runsQueued.child(family).track(() => queuedRuns(engine, collection));
+    metrics.runsQueued.child(family).track(() => engine.load(collection).queued);
   }
 
-  // One close hook, in order: the families' own, then the run engine, then the storage they all use
-  // (when the app opened it).
-  app.addHook('onClose', async () => {
-    for (const hook of closeHooks) await hook();
+  // The one shutdown sequence. Before connections drop: the runs stop (drained on a shared storage,
+  // settled on one nobody shares), then the open streams end with what the runs committed.
+  app.addHook('preClose', async () => {
     await engine.stop(STOP_GRACE_MS);
+    for (const feature of features) await feature.endStreams?.(STREAM_GRACE_MS);
+  });
+  // After the server closed: sweepers and staging, the tool plane, the authenticator, tracing, the storage.
+  app.addHook('onClose', async () => {
+    await engine.stop(STOP_GRACE_MS);
+    memorySweeper.stop();
+    for (const feature of features) await feature.close?.();
+    await registry.close();
+    await builtins.knowledge.close();
+    authenticator.close();
+    if (deps.tracing === undefined) await tracing.shutdown();
     if (deps.storage === undefined) await storage.close();
   });
-  return app;
+  return { app, probe: { mcpServers: (signal) => mcp.reachability(signal) } };
 }

@@ -1,25 +1,28 @@
-// How the loop runs a tool call: through a function the caller supplies, which wraps the governor and
-// parameter validation. Outcomes are data; a throw is a programming error and rejects the whole
-// conversation (the caller's unhandled-exception path), except after the signal aborted.
+// How the loop runs a tool call: through a function the caller supplies, which makes it one governed
+// call. Every call the model asks for goes there — a tool it was not offered, or arguments that do
+// not read, included — so every one is decided (and audited) in the same place. Outcomes are data; a
+// throw is a programming error and rejects the whole conversation (the caller's unhandled-exception
+// path), except after the signal aborted.
 
 export type ToolExecution =
   | { readonly status: 'denied' }
   /**
    * Refused before running, for a reason the model can fix (an undeclared operation, parameters that
    * break the schema). `reason` is host-written, never tool or exception text: the model is told it,
-   * the stream frame carries only the generic failure.
+   * the stream frame carries only the generic failure. `operations`: the operation itself was not
+   * declared, and these are.
    */
-  | { readonly status: 'refused'; readonly reason: string }
+  | { readonly status: 'refused'; readonly reason: string; readonly operations?: readonly string[] }
   | { readonly status: 'failed'; readonly error: string }
   | { readonly status: 'succeeded'; readonly output: string };
 
 export interface ToolCallRequest {
   readonly toolCallId: string;
-  /** The catalog name of a tool in the effective set. */
+  /** The tool's name as the model asked for it (offered or not). */
   readonly name: string;
-  /** One of the tool's declared operations. */
+  /** As the model gave it ('' when its arguments name none). */
   readonly operation: string;
-  /** Parsed from the model's arguments, not yet validated against the operation's schema. */
+  /** As the model gave them, not yet validated against the operation's schema. */
   readonly parameters: Record<string, unknown>;
 }
 

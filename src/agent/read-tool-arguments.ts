@@ -1,25 +1,31 @@
-// Turns a model's arguments text into `{ operation, parameters }` for one tool, or the caller-safe
-// content that tells the model why the call could not be run. Schema validation of `parameters` is
-// the caller's (executeTool); this only checks the shape the loop promised the model.
+// Turns a model's arguments text into the `{ operation, parameters }` a tool call is asked with, read
+// leniently (the governed call decides what is usable), and — when the text does not have the shape
+// the loop promised the model — the caller-safe content that tells the model why. Unusable arguments
+// are still passed on as they are, so the call is refused where every call is decided, never run.
 import { parseArgumentsJson } from './parse-arguments-json.js';
 import { INVALID_ARGUMENTS_CONTENT } from './tool-result-content.js';
 
-export type ToolArguments =
-  | { readonly ok: true; readonly operation: string; readonly parameters: Record<string, unknown> }
-  | { readonly ok: false; readonly content: string };
+export interface ToolArguments {
+  readonly operation: string;
+  /** The parameters as given: `{}` when absent, anything else as it came (refused unless an object). */
+  readonly parameters: Record<string, unknown>;
+  /** What the model is told when the arguments do not have the promised shape; null when they do. */
+  readonly problem: string | null;
+}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function readToolArguments(text: string, operations: readonly string[]): ToolArguments {
+/** Never a usable call: it names no operation, so it is refused whatever the tool (and never run). */
+const UNUSABLE = (problem: string): ToolArguments => ({ operation: '', parameters: {}, problem });
+
+export function readToolArguments(text: string): ToolArguments {
   const parsed = parseArgumentsJson(text);
-  if (!parsed.ok) return { ok: false, content: INVALID_ARGUMENTS_CONTENT.notJson };
-  if (!isPlainObject(parsed.value)) return { ok: false, content: INVALID_ARGUMENTS_CONTENT.notObject };
+  if (!parsed.ok) return UNUSABLE(INVALID_ARGUMENTS_CONTENT.notJson);
+  if (!isPlainObject(parsed.value)) return UNUSABLE(INVALID_ARGUMENTS_CONTENT.notObject);
   const { operation, parameters } = parsed.value;
-  if (typeof operation !== 'string' || !operations.includes(operation)) {
-    return { ok: false, content: INVALID_ARGUMENTS_CONTENT.operation(operations) };
-  }
-  if (parameters === undefined || parameters === null) return { ok: true, operation, parameters: {} };
-  if (!isPlainObject(parameters)) return { ok: false, content: INVALID_ARGUMENTS_CONTENT.parametersNotObject };
-  return { ok: true, operation, parameters };
+  const named = typeof operation === 'string' ? operation : '';
+  if (parameters === undefined || parameters === null) return { operation: named, parameters: {}, problem: null };
+  if (!isPlainObject(parameters)) return UNUSABLE(INVALID_ARGUMENTS_CONTENT.parametersNotObject);
+  return { operation: named, parameters, problem: null };
 }

@@ -320,11 +320,12 @@ describe('runConversation: tool loop', () => {
     await expectValidStream(events);
   });
 
-  it('denies a tool outside the effective set without executing it', async () => {
+  it('hands a tool it was not offered to executeTool, where every call is decided, and tells the model of the denial', async () => {
     const { model, requests } = scriptedModel(callTools(toolCall('c1', 'shell', { operation: 'run', parameters: { cmd: 'ls' } })), say('ok'));
     const { run, events, executeTool } = harness(model);
+    executeTool.mockResolvedValue({ status: 'denied' });
     const outcome = await run();
-    expect(executeTool).not.toHaveBeenCalled();
+    expect(executeTool.mock.calls.map(([call]) => call)).toEqual([{ toolCallId: 'c1', name: 'shell', operation: 'run', parameters: { cmd: 'ls' } }]);
     expect(events[0]).toEqual({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'shell' });
     expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({ content: TOOL_DENIED_CONTENT });
     expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: TOOL_DENIED_CONTENT });
@@ -362,11 +363,14 @@ describe('runConversation: tool loop', () => {
     ['a missing operation', '{"parameters": {"expression": "1"}}', INVALID_ARGUMENTS_CONTENT.operation(['evaluate'])],
     ['an undeclared operation', '{"operation": "solve", "parameters": {}}', INVALID_ARGUMENTS_CONTENT.operation(['evaluate'])],
     ['parameters that are not an object', '{"operation": "evaluate", "parameters": "1+1"}', INVALID_ARGUMENTS_CONTENT.parametersNotObject],
-  ])('counts a call with %s, tells the model it failed and executes nothing', async (_, args, content) => {
+  ])('counts a call with %s, hands it on naming an operation only when it named a usable one, and tells the model the loop’s words when it is refused', async (_, args, content) => {
     const { model, requests } = scriptedModel(callTools(toolCall('c1', 'calculator', args)), say('Sorry.'));
     const { run, events, executeTool } = harness(model);
+    // What the governed call answers for an operation the tool does not declare.
+    executeTool.mockResolvedValue({ status: 'refused', reason: 'calculator declares no such operation', operations: ['evaluate'] });
     const outcome = await run();
-    expect(executeTool).not.toHaveBeenCalled();
+    const asked = executeTool.mock.calls.map(([call]) => call.operation);
+    expect(asked).toEqual([args.includes('"solve"') ? 'solve' : '']);
     expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({ content });
     expect(requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c1', content });
     expect(outcome).toMatchObject({ conversationSucceeded: true, totalToolInvocations: 1 });

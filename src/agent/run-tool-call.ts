@@ -1,9 +1,9 @@
 // One tool call, after the model step that asked for it: TOOL_CALL_START, ARGS (complete, redacted,
-// withheld above the ceiling) and END back to back, then the call is resolved — unknown tool →
-// denied, unusable arguments → refused, else executeTool — and TOOL_CALL_RESULT carries the same
-// text the model is told (an output over maxToolResultBytes is replaced by a notice), except that a
-// refusal's host-written reason goes to the model only (the frame keeps the generic failure, SPEC.md).
-// Returns the model's text.
+// withheld above the ceiling) and END back to back, then the call goes to executeTool — every call,
+// a tool that was not offered and arguments that do not read included, so each one is decided (and
+// audited) where every tool call is — and TOOL_CALL_RESULT carries the same text the model is told
+// (an output over maxToolResultBytes is replaced by a notice), except that a refusal's host-written
+// reason goes to the model only (the frame keeps the generic failure, SPEC.md). Returns the model's text.
 import { redactText } from '../platform/redaction/index.js';
 import type { IdGenerator } from '../platform/clock/index.js';
 import { abortReason as abortError, throwIfAborted, untilAborted } from '../platform/abort/index.js';
@@ -13,7 +13,7 @@ import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool
 import { toolCallArgsFrame, toolCallResultFrame } from './frame-ceiling.js';
 import type { PreparedToolCall } from './prepare-tool-calls.js';
 import { readToolArguments } from './read-tool-arguments.js';
-import { refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, toolResultTooLargeContent } from './tool-result-content.js';
+import { INVALID_ARGUMENTS_CONTENT, refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, toolResultTooLargeContent } from './tool-result-content.js';
 
 export interface ToolCallScope {
   /** The usable tools by exact name (indexTools). */
@@ -42,11 +42,8 @@ export async function runToolCall(prepared: PreparedToolCall, scope: ToolCallSco
 }
 
 async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string | { frame: string; model: string }> {
-  const tool = scope.tools.get(prepared.call.name);
-  if (tool === undefined) return TOOL_DENIED_CONTENT;
-  const args = readToolArguments(prepared.call.arguments, tool.operations.map((op) => op.name));
-  if (!args.ok) return args.content;
-  const request: ToolCallRequest = { toolCallId: prepared.toolCallId, name: tool.name, operation: args.operation, parameters: args.parameters };
+  const args = readToolArguments(prepared.call.arguments);
+  const request: ToolCallRequest = { toolCallId: prepared.toolCallId, name: prepared.call.name, operation: args.operation, parameters: args.parameters };
   const execution = await execute(request, scope);
   switch (execution.status) {
     case 'succeeded':
@@ -56,6 +53,9 @@ async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope):
     case 'denied':
       return TOOL_DENIED_CONTENT;
     case 'refused':
+      // Arguments without the promised shape, or an undeclared operation: the loop's own words, to both.
+      if (args.problem !== null) return args.problem;
+      if (execution.operations !== undefined) return INVALID_ARGUMENTS_CONTENT.operation(execution.operations);
       return { frame: TOOL_FAILED_CONTENT, model: redactText(refusedContent(execution.reason)) };
     default:
       // The error text is for the caller's log; neither the stream nor the model sees it.

@@ -1,7 +1,6 @@
 // Public surface of the bundle plane: the composition entry point and the types other features
 // (evals) may need. Archive staging and manifests have their own index files.
 export { registerBundles } from './register-bundles.js';
-export { BundleService, type ReceiveArchive } from './service.js';
 export type { BundleFrame, RunFrame } from './runs/bundle-frame.js';
 export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, RUN_HOST_STOPPED, NO_CHAT_MODEL_ERROR } from './runs/run-errors.js';
 export { AgentRuntime, MAX_DELEGATION_DEPTH } from './agents/agent-runtime.js';

@@ -1,26 +1,28 @@
 // Wires the bundle plane from the AppContext: handle, run and conversation stores on the storage port,
-// the agent runtime (bound as the host's delegate_task runner), the bundle run kind on the shared run
-// engine, the sweeper (which also removes what crashed processes of this host left in TempRoot), the
-// routes. Every piece is built here; nothing is a module-level singleton.
-import type { AppContext } from '../app-context.js';
+// the stager (which also removes what crashed processes of this host left in TempRoot), the agent
+// runtime (bound as the host's delegate_task runner), the bundle run kind on the shared run engine,
+// the sweeper, the routes. Every piece is built here, in order; nothing is bound late and nothing is
+// a module-level singleton. Returns what shutdown must finish and close.
+import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { SharedSlots } from '../platform/rate-limit/index.js';
+import { OpenStreams } from '../platform/sse/index.js';
 import { startSweeper } from '../platform/store/index.js';
-import { StorageLock, type LocalEventLog } from '../runs/index.js';
+import { StorageLock } from '../runs/index.js';
 import { AgentRuntime } from './agents/agent-runtime.js';
-import { DelegationScopes } from './agents/delegation-scopes.js';
 import { HostAgents } from './agents/host-agents.js';
 import { ConversationStore } from './conversations/conversation-store.js';
+import { BundleStager } from './handles/bundle-stager.js';
+import { HandleService } from './handles/handle-service.js';
 import { HandleStore } from './handles/handle-store.js';
 import { StagingLeases } from './handles/staging-leases.js';
 import { registerBundleRoutes } from './routes.js';
-import type { BundleFrame } from './runs/bundle-frame.js';
+import { BundleRunExecutor } from './runs/bundle-run-executor.js';
 import { bundleRunKind } from './runs/bundle-run-kind.js';
-import { RunExecutor } from './runs/run-executor.js';
-import { RunStore } from './runs/run-store.js';
-import { BundleService } from './service.js';
+import { BundleRunService } from './runs/bundle-run-service.js';
+import { BundleRunStore } from './runs/bundle-run-store.js';
 
-export async function registerBundles(app: App, context: AppContext): Promise<BundleService> {
+export async function registerBundles(app: App, context: AppContext): Promise<FeatureShutdown> {
   const { config, clock, ids, storage, engine } = context;
   const bundles = config.bundleExecution;
   const logger = context.logger.child({ feature: 'bundles' });
@@ -31,7 +33,17 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   };
 
   const staging = new StagingLeases({ log });
-  const runs = new RunStore({ storage, runRecordTtlMs: bundles.runRecordTtlMs, clock });
+  const { maxArchiveBytes, maxEntryCount, maxTotalUncompressedBytes, maxCompressionRatio } = bundles;
+  const stager = new BundleStager({
+    tempRoot: bundles.tempRoot,
+    limits: { maxArchiveBytes, maxEntryCount, maxTotalUncompressedBytes, maxCompressionRatio },
+    discoveryPaths: [...config.agents.discoveryPaths, ...config.skills.discoveryPaths],
+    staging,
+    ids,
+    log,
+  });
+  const handles = new HandleStore({ storage, clock, handleTtlMs: bundles.handleTtlMs, staging, stager });
+  const runs = new BundleRunStore({ storage, clock });
   const conversations = new ConversationStore({
     storage,
     clock,
@@ -45,12 +57,9 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   });
   const runtime = new AgentRuntime({
     chatModel: context.chatModel,
-    registry: context.registry,
-    governor: context.governor,
-    validator: context.validator,
+    calls: context.calls,
     ids,
     hostAgents: new HostAgents({ discoveryPaths: config.agents.discoveryPaths, log }),
-    scopes: new DelegationScopes(),
     limits: {
       maxModelCallsPerTurn: config.conversations.maxModelCallsPerTurn,
       frameCeilingBytes: bundles.streamFrameCeilingBytes,
@@ -60,37 +69,23 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     log,
   });
   context.delegateTask.bind(runtime.delegate);
-  const frameLogs = new Map<string, LocalEventLog<BundleFrame>>();
-  const handles = new HandleStore({
-    storage,
-    clock,
-    handleTtlMs: bundles.handleTtlMs,
-    staging,
-    // Bound late: the service is built below and restaging only ever happens once it serves.
-    restage: (handle, archive) => bundleService.restage(handle, archive),
-  });
-  const executor = new RunExecutor({ clock, runs, handles, conversations, runtime, frameLog: (jobId) => frameLogs.get(jobId), log });
   engine.register(
     bundleRunKind({
-      clock,
-      runs,
+      executor: new BundleRunExecutor({ handles, conversations, runtime }),
       maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
-      holder: engine.instanceId,
-      durable: storage.durable,
-      execute: (run) => executor.execute(run),
+      runRecordTtlMs: bundles.runRecordTtlMs,
+      log,
     }),
   );
-  const bundleService: BundleService = new BundleService({
+  const runService = new BundleRunService({
     config: bundles,
-    discoveryPaths: [...config.agents.discoveryPaths, ...config.skills.discoveryPaths],
     clock,
     ids,
+    access: context.access,
     handles,
-    staging,
     runs,
     conversations,
     engine,
-    frameLogs,
     streamSlots: new SharedSlots({
       slots: storage.slots,
       kind: 'bundle-stream',
@@ -98,30 +93,37 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
       holder: engine.instanceId,
       ttlMs: engine.leaseTtlMs,
     }),
-    durable: storage.durable,
     log,
   });
-  await bundleService.removeLeftovers().catch((err: unknown) => log.warn({ err }, 'removing leftover staging folders failed'));
+  await stager.removeLeftovers().catch((err: unknown) => log.warn({ err }, 'removing leftover staging folders failed'));
 
   const sweeper = startSweeper({
     intervalMs: bundles.cleanupIntervalMs,
-    sweep: () => bundleService.sweep(),
-    onError: (err) => log.warn({ err }, 'bundle sweep failed'),
+    name: 'the bundle sweep',
+    log,
+    sweep: async () => {
+      await handles.sweep();
+      await runs.sweep();
+      await conversations.sweep();
+      await stager.removeLeftovers();
+    },
   });
-  context.onClose(async () => {
-    sweeper.stop();
-    await context.stopRuns();
-    await staging.close();
-  });
-
+  const streams = new OpenStreams();
+  context.metrics.streamsOpen.child('bundle').track(() => streams.size);
   await registerBundleRoutes(app, {
-    service: bundleService,
+    handles: new HandleService({ stager, handles, clock, ids }),
+    runs: runService,
     enabled: bundles.enabled,
     maxArchiveBytes: bundles.maxArchiveBytes,
-    stopRuns: () => context.stopRuns(),
+    streams,
     metrics: context.metrics,
     audit: context.audit,
-    envelopes: bundles.envelopes,
   });
-  return bundleService;
+  return {
+    endStreams: (graceMs) => streams.finishAll(graceMs),
+    close: async () => {
+      sweeper.stop();
+      await staging.close();
+    },
+  };
 }

@@ -1,22 +1,20 @@
 // HTTP edge of the bundle plane (SPEC.md "Bundles"): the five routes, the master toggle (403 before
 // anything else once authenticated, so a disabled host also spends no rate-limit permits), the
-// multipart upload streamed to disk, and the SSE stream that drives a reserved run. Validates, calls
-// the service, maps the result; nothing here decides policy.
-import multipart, { type MultipartFile } from '@fastify/multipart';
+// multipart upload handed to the handle service as a reader, and the SSE stream that drives a reserved
+// run. Validates, calls the services, maps the result; nothing here decides policy.
+import multipart from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyContextConfig } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
 import type { RateLimitPolicy } from '../platform/config/types.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
 import type { AuditLog } from '../platform/audit/index.js';
-import type { EnvelopesConfig } from '../platform/config/types.js';
-import { resolveEnvelope } from '../platform/envelope/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
-import { isSseAbortError, openSseStream } from '../platform/sse/index.js';
+import { isSseAbortError, openSseStream, type OpenStreams } from '../platform/sse/index.js';
 import { ArchiveRejected, archiveGuardDetail } from './archive/index.js';
-import { meterRequestBody } from './upload/body-meter.js';
-import { bundlesDisabled, uploadFieldMissing, uploadHasSeveralFiles } from './problems.js';
-import { MULTIPART_ENVELOPE_BYTES, receiveUpload } from './upload/receive-upload.js';
+import { bundlesDisabled, uploadFieldMissing } from './problems.js';
+import { MULTIPART_ENVELOPE_BYTES } from './upload/receive-upload.js';
+import { readMultipartUpload } from './upload/read-multipart-upload.js';
 import type { RunStream } from './runs/run-stream.js';
 import { RUN_STREAM_CLIENT_TOO_SLOW } from './runs/run-errors.js';
 import {
@@ -32,21 +30,22 @@ import {
   StartRunResponseSchema,
 } from './schemas.js';
 import { aguiTurn } from './agui/agui-turn.js';
-import type { BundleService } from './service.js';
+import type { HandleService } from './handles/handle-service.js';
+import type { BundleRunService } from './runs/bundle-run-service.js';
 
 export interface BundleRoutesOptions {
-  readonly service: BundleService;
+  readonly handles: HandleService;
+  readonly runs: BundleRunService;
   readonly enabled: boolean;
   readonly maxArchiveBytes: number;
   /** Interval of SSE heartbeat comments. */
   readonly heartbeatMs?: number;
-  /** Stops the runs executing here (shared by every family; idempotent). */
-  readonly stopRuns: () => Promise<void>;
-  /** Open streams (gauge), refused archives (counter). */
+  /** The run streams open here; shutdown finishes them (RUN_ERROR when a run did not end here). */
+  readonly streams: OpenStreams;
+  /** Refused archives (counter). */
   readonly metrics: ServiceMetrics;
-  /** Refused archives and started runs' envelopes, with the request id. */
+  /** Refused archives, with the request id. */
   readonly audit: AuditLog;
-  readonly envelopes: EnvelopesConfig;
 }
 
 /** The guard behind a refused upload, if an archive guard refused it. */
@@ -59,11 +58,9 @@ function refusingGuard(error: unknown): string | undefined {
 const TAGS = ['Bundles'];
 
 export async function registerBundleRoutes(app: App, options: BundleRoutesOptions): Promise<void> {
-  const { service, enabled, maxArchiveBytes } = options;
+  const { handles, runs, enabled, maxArchiveBytes, streams } = options;
   // A disabled host refuses before anything is counted or read.
   const limited = (policy: RateLimitPolicy): FastifyContextConfig => (enabled ? { rateLimit: policy } : {});
-  const streams = new Set<Promise<void>>();
-  options.metrics.streamsOpen.child('bundle').track(() => streams.size);
   const archiveRefused = (ownerId: string, guard: string, reqId: string): void => {
     options.metrics.archiveRejections.child(guard).inc();
     options.audit.archiveRefused(ownerId, guard, reqId);
@@ -73,12 +70,6 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
     // A disabled host refuses every bundle request (after authentication); an enabled one needs no
     // hook at all (one pass fewer on every poll).
     if (!enabled) scope.addHook('onRequest', (_request, _reply, done) => done(bundlesDisabled()));
-    // Shutdown: every live run is cancelled and each open stream ends with RUN_ERROR before the
-    // server drops its connections.
-    scope.addHook('preClose', async () => {
-      await options.stopRuns();
-      await Promise.all([...streams]);
-    });
 
     scope.get(
       '/api/bundles',
@@ -93,7 +84,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           response: { 200: HandleListSchema, ...problemResponses(400, 401, 403, 429) },
         },
       },
-      async (request) => service.listHandles(principalOf(request), pageOf(request.query)),
+      async (request) => handles.list(principalOf(request), pageOf(request.query)),
     );
 
     scope.get(
@@ -110,7 +101,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           response: { 200: RunListSchema, ...problemResponses(400, 401, 403, 404, 429) },
         },
       },
-      async (request) => service.listRuns(principalOf(request), request.params.handle, pageOf(request.query)),
+      async (request) => runs.list(principalOf(request), request.params.handle, pageOf(request.query)),
     );
 
     await scope.register(async (upload: App) => {
@@ -145,34 +136,13 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
             archiveRefused(principal.ownerId, 'too-large', request.id);
             throw new ProblemError('validation-failed', archiveGuardDetail('too-large'));
           }
-          const registering = service.register(principal, async (target) => {
-            const files = request.files()[Symbol.asyncIterator]();
-            const pending = files.next();
-            const body = meterRequestBody(request.raw, maxArchiveBytes + MULTIPART_ENVELOPE_BYTES, () => new ArchiveRejected('too-large'));
+          const registering = handles.register(principal, async (target) => {
             try {
-              const first = await pending.catch((cause: unknown) => {
-                throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause });
-              });
-              const part = first.done === true ? undefined : first.value;
-              if (part === undefined || part.fieldname !== 'file') throw uploadFieldMissing();
-              // Further parts are read (and any further file drained) while the archive streams in:
-              // a file part nobody reads would stall the parser and with it the whole request body.
-              const extra = drainFurtherFiles(files);
-              await receiveUpload({ file: part.file, target, maxArchiveBytes, body }).catch((cause: unknown) => {
-                if (cause instanceof ArchiveRejected || isProblemError(cause) || hasSyscall(cause)) throw cause;
-                throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause });
-              });
-              // A second file makes the upload ambiguous: refused rather than silently ignored.
-              const further = await extra;
-              if (further === 'several-files') throw uploadHasSeveralFiles();
-              if (further !== 'none') throw new ProblemError('validation-failed', 'The multipart body is malformed or ended early.', { cause: further.error });
-              return part.filename === '' ? undefined : part.filename;
+              return await readMultipartUpload({ files: request.files(), raw: request.raw, maxArchiveBytes }, target);
             } catch (error) {
               // The rest of the body is not read: the connection cannot be reused.
               reply.header('connection', 'close');
               throw error;
-            } finally {
-              body.stop();
             }
           });
           const registered = await registering.catch((error: unknown) => {
@@ -198,7 +168,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        await service.deleteHandle(principalOf(request), request.params.handle);
+        await handles.delete(principalOf(request), request.params.handle);
         return reply.code(204).send(null);
       },
     );
@@ -217,9 +187,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        const started = await service.startRun(principal, request.params.handle, request.body);
-        options.audit.envelopeResolved(principal.ownerId, 'bundle', resolveEnvelope(options.envelopes, principal), { jobId: started.jobId, reqId: request.id });
+        const started = await runs.start(principalOf(request), request.params.handle, request.body, request.id);
         return reply.code(202).header('location', started.statusUrl).send(started);
       },
     );
@@ -237,7 +205,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       // Not async: an async handler returning the service's promise costs two more microtask turns per poll.
-      (request) => service.getRun(principalOf(request), request.params.handle, request.params.jobId),
+      (request) => runs.get(principalOf(request), request.params.handle, request.params.jobId),
     );
 
     scope.post(
@@ -262,13 +230,9 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        const { jobId, stream } = await service.runAgui(principal, request.params.handle, aguiTurn(request.body));
-        options.audit.envelopeResolved(principal.ownerId, 'bundle', resolveEnvelope(options.envelopes, principal), { jobId, reqId: request.id });
+        const { stream } = await runs.runAgui(principalOf(request), request.params.handle, aguiTurn(request.body), request.id);
         reply.hijack();
-        const pumping = pumpFrames(reply.raw, stream, request.log, options.heartbeatMs).finally(() => streams.delete(pumping));
-        streams.add(pumping);
-        await pumping;
+        await streams.serve((finish) => pumpFrames(reply.raw, stream, finish, request.log, options.heartbeatMs));
       },
     );
 
@@ -290,18 +254,20 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        const stream = await service.openStream(principalOf(request), request.params.handle, request.params.jobId);
+        const stream = await runs.openStream(principalOf(request), request.params.handle, request.params.jobId);
         reply.hijack();
-        const pumping = pumpFrames(reply.raw, stream, request.log, options.heartbeatMs).finally(() => streams.delete(pumping));
-        streams.add(pumping);
-        await pumping;
+        await streams.serve((finish) => pumpFrames(reply.raw, stream, finish, request.log, options.heartbeatMs));
       },
     );
   });
 }
 
-/** Writes the run's frames until its terminal frame; a connection that goes away cancels the run. */
-async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBaseLogger, heartbeatMs?: number): Promise<void> {
+/**
+ * Writes the run's frames until its terminal frame; a connection that goes away cancels the run. When
+ * the host stops (`finish`), the stream ends with what the run committed, then RUN_ERROR if the run
+ * did not end here.
+ */
+async function pumpFrames(res: ServerResponse, stream: RunStream, finish: AbortSignal, log: FastifyBaseLogger, heartbeatMs?: number): Promise<void> {
   const sse = openSseStream(res, {
     ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
     onError: (err) => log.debug({ err }, 'bundle stream write failed'),
@@ -312,7 +278,7 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBa
   };
   sse.signal.addEventListener('abort', onEnd, { once: true });
   try {
-    for await (const { event } of stream.frames(sse.signal)) {
+    for await (const { event } of stream.frames(sse.signal, finish)) {
       if (!sse.send(event)) break;
     }
   } finally {
@@ -320,23 +286,4 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, log: FastifyBa
     sse.close();
     stream.release();
   }
-}
-
-/** Reads the file parts after the first to the end of the body, draining each; never rejects. */
-async function drainFurtherFiles(files: AsyncIterator<MultipartFile>): Promise<'none' | 'several-files' | { readonly error: unknown }> {
-  let several = false;
-  try {
-    for (let next = await files.next(); next.done !== true; next = await files.next()) {
-      several = true;
-      next.value.file.resume();
-    }
-    return several ? 'several-files' : 'none';
-  } catch (error) {
-    // Past the parser's file limit the extra parts are skipped and reported as this error.
-    return several || (error as { code?: unknown } | null)?.code === 'FST_FILES_LIMIT' ? 'several-files' : { error };
-  }
-}
-
-function hasSyscall(error: unknown): boolean {
-  return typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
 }

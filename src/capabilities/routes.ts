@@ -1,13 +1,13 @@
 // GET /api/capabilities: the caller's resolved envelope and, per host tool, whether it is granted
 // and which rule decided. It explains; it never widens.
 import { principalOf, problemResponses, type App } from '../platform/http/index.js';
-import type { EnvelopesConfig } from '../platform/config/types.js';
+import type { AccessPolicy } from '../platform/access/index.js';
 import { explainCapabilities } from './service.js';
 import { CapabilitiesResponseSchema } from './schemas.js';
 
 export function registerCapabilitiesRoutes(
   app: App,
-  options: { envelopes: EnvelopesConfig; hostToolNames: (signal: AbortSignal) => Promise<readonly string[]> },
+  options: { access: AccessPolicy; hostToolNames: (signal: AbortSignal) => Promise<readonly string[]> },
 ): void {
   app.get(
     '/api/capabilities',
@@ -22,7 +22,7 @@ export function registerCapabilitiesRoutes(
     },
     async (request) => {
       const signal = AbortSignal.timeout(10_000);
-      return explainCapabilities(options.envelopes, principalOf(request), await options.hostToolNames(signal));
+      return explainCapabilities(options.access, principalOf(request), await options.hostToolNames(signal));
     },
   );
 }

@@ -1,14 +1,12 @@
-// Builds the capabilities answer from pure envelope functions; no HTTP here.
-import { explainTools, resolveEnvelope, type EnvelopeSubject } from '../platform/envelope/index.js';
-import type { EnvelopesConfig } from '../platform/config/types.js';
+// Builds the capabilities answer from the envelope the access policy resolves and pure envelope
+// functions; no HTTP here.
+import type { AccessPolicy } from '../platform/access/index.js';
+import type { Principal } from '../platform/auth/index.js';
+import { explainTools } from '../platform/envelope/index.js';
 import type { CapabilitiesResponse } from './schemas.js';
 
-export function explainCapabilities(
-  envelopes: EnvelopesConfig,
-  who: EnvelopeSubject,
-  hostToolNames: readonly string[],
-): CapabilitiesResponse {
-  const envelope = resolveEnvelope(envelopes, who);
+export function explainCapabilities(access: AccessPolicy, who: Principal, hostToolNames: readonly string[]): CapabilitiesResponse {
+  const envelope = access.authorize(who, 'capabilities.read');
   return {
     source: envelope.source,
     matchedRoles: [...envelope.matchedRoles],

@@ -1,6 +1,7 @@
-// Produces the service's OpenAPI document without serving it: the app is built from the built-in
-// defaults (Development, anonymous, so no identity provider is needed), made ready and asked for its
-// document. The build uses it to generate the typed client; nothing listens and nothing is stored.
+// Produces the service's OpenAPI document without serving it, for the build (scripts/generate-client-
+// types.mjs): the app is built from the built-in defaults (Development, anonymous, so no identity
+// provider is needed), made ready and asked for its document. Nothing listens and nothing is stored.
+// It lives with the command line, like `serve`: the one other place that builds the whole app.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
       configFiles: [],
     });
     if (!loaded.ok) throw new Error(`the default configuration was refused:\n${loaded.problems.join('\n')}`);
-    const app = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }), chatModel: null });
+    const { app } = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }), chatModel: null });
     try {
       await app.ready();
       return app.swagger() as unknown as Record<string, unknown>;

@@ -119,9 +119,9 @@ describe('portcullis serve', () => {
     const exit = runServe(['--port', '0', '--host', '127.0.0.1'], t.io, {
       shutdownDeadlineMs: 300,
       buildApp: async (deps) => {
-        const app = await buildApp(deps);
-        app.addHook('onClose', () => new Promise<void>(() => undefined));
-        return app;
+        const built = await buildApp(deps);
+        built.app.addHook('onClose', () => new Promise<void>(() => undefined));
+        return built;
       },
     });
     await expect.poll(() => t.out.find((line) => line.startsWith('listening on ')), { timeout: 15_000 }).toBeDefined();

@@ -9,7 +9,7 @@ import { loadConfig } from '../platform/config/index.js';
 import { createLogger, stderrLogDestination } from '../platform/log/index.js';
 import { systemClock } from '../platform/clock/index.js';
 import { StorageStartError, createStorage, type Storage } from '../platform/storage/index.js';
-import { buildApp, startupProbeOf } from '../app.js';
+import { buildApp } from '../app.js';
 import type { CommandIo } from './cli-io.js';
 import { startupBanner } from './startup-banner.js';
 
@@ -104,7 +104,7 @@ export async function runServe(args: string[], io: CommandIo, options: ServeOpti
     return 1;
   }
 
-  const app = await (options.buildApp ?? buildApp)({ config, logger, storage }).catch(async (error: unknown) => {
+  const { app, probe } = await (options.buildApp ?? buildApp)({ config, logger, storage }).catch(async (error: unknown) => {
     await storage.close();
     throw error;
   });
@@ -126,7 +126,7 @@ export async function runServe(args: string[], io: CommandIo, options: ServeOpti
   const base = `http://${displayHost(parsed.host)}:${port}`;
   io.stdout(`listening on ${base}`);
   io.stdout(`environment: ${config.environment}`);
-  const mcpServers = (await startupProbeOf(app)?.mcpServers(AbortSignal.timeout(MCP_PROBE_MS)).catch(() => ({}))) ?? {};
+  const mcpServers = await probe.mcpServers(AbortSignal.timeout(MCP_PROBE_MS)).catch(() => ({}));
   for (const line of startupBanner(config, base, mcpServers)) io.stdout(line);
   if (config.bundleExecution.auth.allowAnonymous) logger.warn({ event: 'auth.anonymous' }, 'anonymous mode is on: no bearer token is checked');
   io.stdout(

@@ -1,60 +1,56 @@
-// Wires the eval family from the shared AppContext: the store on the storage port, the service (runner
-// on the agent runtime and the tool plane) with its run kind on the shared engine, the sweeper, routes.
-import type { AppContext } from '../app-context.js';
+// Wires the eval family from the shared AppContext: the store on the storage port, the eval run kind
+// on the shared engine (the runner on the chat model and the one governed tool call), the service, the
+// sweeper, routes. Returns what shutdown must close (the sweeper).
+import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { startSweeper } from '../platform/store/index.js';
 import { registerEvalRoutes } from './routes.js';
+import { evalRunKind } from './runs/eval-run-kind.js';
 import { EvalService } from './service.js';
 import { EvalStore } from './store/eval-store.js';
 
-export async function registerEvals(app: App, context: AppContext): Promise<void> {
+export async function registerEvals(app: App, context: AppContext): Promise<FeatureShutdown> {
   const { config, logger, storage, engine } = context;
   const log = {
     warn: (details: object, message: string) => logger.warn(details, message),
+    info: (details: object, message: string) => logger.info(details, message),
   };
-  const service = new EvalService({
-    config: config.evaluation,
-    envelopes: config.bundleExecution.envelopes,
-    store: new EvalStore({
-      storage,
-      clock: context.clock,
-      reclaimAfterMs: config.bundleExecution.runRecordTtlMs,
-      reportsRoot: config.evaluation.reportsRoot,
-      log,
-    }),
-    engine,
-    durable: storage.durable,
-    ids: context.ids,
+  const store = new EvalStore({
+    storage,
     clock: context.clock,
-    host: {
-      model: context.chatModel,
-      plane: { registry: context.registry, validator: context.validator, governor: context.governor },
-      agentDiscoveryPaths: config.agents.discoveryPaths,
-      limits: {
-        maxModelCallsPerTurn: config.conversations.maxModelCallsPerTurn,
-        lifetimeTokenBudget: config.conversations.maxLifetimeTokens,
-        frameCeilingBytes: config.bundleExecution.streamFrameCeilingBytes,
-        maxToolResultBytes: config.conversations.maxToolResultBytes,
+    reclaimAfterMs: config.bundleExecution.runRecordTtlMs,
+    reportsRoot: config.evaluation.reportsRoot,
+    log,
+  });
+  engine.register(
+    evalRunKind({
+      store,
+      clock: context.clock,
+      ids: context.ids,
+      maxConcurrent: config.evaluation.maxConcurrentRuns,
+      host: {
+        model: context.chatModel,
+        calls: context.calls,
+        agentDiscoveryPaths: config.agents.discoveryPaths,
+        limits: {
+          maxModelCallsPerTurn: config.conversations.maxModelCallsPerTurn,
+          lifetimeTokenBudget: config.conversations.maxLifetimeTokens,
+          frameCeilingBytes: config.bundleExecution.streamFrameCeilingBytes,
+          maxToolResultBytes: config.conversations.maxToolResultBytes,
+        },
+        pricing: config.chatModel.pricing,
+        log,
       },
-      pricing: config.chatModel.pricing,
-      log,
-    },
-    onReport: (verdict, counts) => {
-      context.metrics.evalVerdicts.child(verdict).inc();
-      for (const outcome of ['passed', 'failed', 'warned', 'errored'] as const) {
-        if (counts[outcome] > 0) context.metrics.evalCases.child(outcome).inc(counts[outcome]);
-      }
-    },
-  });
-  engine.register(service.kind());
-  const sweeper = startSweeper({
-    intervalMs: config.bundleExecution.cleanupIntervalMs,
-    sweep: () => service.sweep(),
-    onError: (err) => logger.warn({ err }, 'The eval store sweep failed.'),
-  });
-  context.onClose(async () => {
-    sweeper.stop();
-    await context.stopRuns();
-  });
-  registerEvalRoutes(app, service, config.evaluation, { audit: context.audit, envelopes: config.bundleExecution.envelopes });
+      onReport: (verdict, counts) => {
+        context.metrics.evalVerdicts.child(verdict).inc();
+        for (const outcome of ['passed', 'failed', 'warned', 'errored'] as const) {
+          if (counts[outcome] > 0) context.metrics.evalCases.child(outcome).inc(counts[outcome]);
+        }
+      },
+    }),
+  );
+  const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log });
+  const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the eval store sweep', log, sweep: () => service.sweep() });
+  registerEvalRoutes(app, service, config.evaluation);
+  return { close: async () => sweeper.stop() };
 }

@@ -13,19 +13,10 @@ import {
   StartEvalRunResponseSchema,
 } from './schemas.js';
 import type { EvalService } from './service.js';
-import type { AuditLog } from '../platform/audit/index.js';
-import type { EnvelopesConfig } from '../platform/config/types.js';
-import { resolveEnvelope } from '../platform/envelope/index.js';
 
 const tags = ['Evals'];
 
-/** The audit trail and the envelopes it names (a started run's envelope is audited here, with the request id). */
-export interface EvalRouteAudit {
-  readonly audit: AuditLog;
-  readonly envelopes: EnvelopesConfig;
-}
-
-export function registerEvalRoutes(app: App, service: EvalService, limits: StartEvalRunLimits, audited: EvalRouteAudit): void {
+export function registerEvalRoutes(app: App, service: EvalService, limits: StartEvalRunLimits): void {
   app.get(
     '/api/evals/datasets',
     {
@@ -55,9 +46,7 @@ export function registerEvalRoutes(app: App, service: EvalService, limits: Start
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const started = await service.start(principal, request.body);
-      audited.audit.envelopeResolved(principal.ownerId, 'eval', resolveEnvelope(audited.envelopes, principal), { jobId: started.jobId, reqId: request.id });
+      const started = await service.start(principalOf(request), request.body, request.id);
       return reply.code(202).header('location', started.statusUrl).send(started);
     },
   );

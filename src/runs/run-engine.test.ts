@@ -1,47 +1,66 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock/index.js';
-import { createMemoryStorage, type RecordKey, type Storage, type StoredRecord } from '../platform/storage/index.js';
+import { createMemoryStorage, StorageUnavailableError, type RecordKey, type Storage } from '../platform/storage/index.js';
+import type { LiveRun } from './live-run.js';
 import { RunEngine } from './run-engine.js';
-import type { LiveRun, RunKind, RunObserver } from './run-kind.js';
+import { INTERRUPTED, type Interrupted, type RunEnding, type RunKind, type RunObserver } from './run-kind.js';
+import type { RunMessage } from './run-message.js';
 import { stopCause } from './stop-reasons.js';
 
 const silent = { warn: () => undefined, error: () => undefined, info: () => undefined };
 const LIVE = ['Queued', 'Running'];
 
-interface Harness {
-  readonly engine: RunEngine;
-  readonly executed: LiveRun[];
-  readonly takenOver: StoredRecord[];
-  readonly abandoned: RecordKey[];
-  finish(id: string): void;
+interface JobData {
+  readonly status: string;
+  readonly resumable?: boolean;
 }
 
-function harness(storage: Storage, clock: ManualClock, instanceId: string, takeOver: 'execute' | 'settled' = 'execute', observe?: RunObserver): Harness {
-  const executed: LiveRun[] = [];
-  const takenOver: StoredRecord[] = [];
-  const abandoned: RecordKey[] = [];
-  const finishers = new Map<string, () => void>();
-  const engine = new RunEngine({ storage, clock, instanceId, leaseTtlMs: 1_000, log: silent, ...(observe === undefined ? {} : { observe }) });
-  const kind: RunKind = {
+/** How a test job's execute behaves: wait for `finish(id)` (or its signal), or what the test says. */
+type Behaviour = (run: LiveRun<JobData>) => Promise<string | Interrupted>;
+
+interface Harness {
+  readonly engine: RunEngine;
+  readonly executed: LiveRun<JobData>[];
+  readonly endings: Array<{ readonly id: string; readonly ending: RunEnding<string> }>;
+  finish(id: string, outcome?: string): void;
+  behave(behaviour: Behaviour): void;
+}
+
+function harness(storage: Storage, instanceId: string, observe?: RunObserver): Harness {
+  const executed: LiveRun<JobData>[] = [];
+  const endings: Array<{ id: string; ending: RunEnding<string> }> = [];
+  const finishers = new Map<string, (outcome: string) => void>();
+  let behaviour: Behaviour = (run) =>
+    new Promise<string>((resolve, reject) => {
+      finishers.set(run.key.id, resolve);
+      run.signal.addEventListener('abort', () => reject(run.signal.reason as Error), { once: true });
+    });
+  const engine = new RunEngine({ storage, instanceId, leaseTtlMs: 1_000, log: silent, ...(observe === undefined ? {} : { observe }) });
+  const kind: RunKind<JobData, string> = {
     collection: 'job',
     liveStates: LIVE,
     lane: { maxConcurrent: 2 },
-    execute: (run) =>
-      new Promise<void>((resolve) => {
-        executed.push(run);
-        finishers.set(run.key.id, resolve);
-        run.signal.addEventListener('abort', () => resolve(), { once: true });
-      }),
-    takeOver: async (record) => {
-      takenOver.push(record);
-      return takeOver;
+    begin: (record) => (record.state === 'Queued' ? { state: 'Running', data: { ...record.data, status: 'Running' } } : null),
+    resumes: (record) => record.data.resumable !== false,
+    execute: (run) => {
+      executed.push(run);
+      return behaviour(run);
     },
-    abandon: async (key) => {
-      abandoned.push(key);
+    settle: async (run, ending) => {
+      endings.push({ id: run.key.id, ending });
+      const state = ending.type === 'completed' ? 'Succeeded' : ending.type === 'stopped' && ending.stopped.cause === 'cancelled' ? 'Cancelled' : 'Failed';
+      const done = await run.commit({ events: [`end:${state}`], record: { patch: { state, data: { status: state }, lease: null } } });
+      return done.committed ? state : null;
     },
   };
   engine.register(kind);
-  return { engine, executed, takenOver, abandoned, finish: (id) => finishers.get(id)?.() };
+  return {
+    engine,
+    executed,
+    endings,
+    finish: (id, outcome = 'ok') => finishers.get(id)?.(outcome),
+    behave: (next) => void (behaviour = next),
+  };
 }
 
 /** Engines the current test started; each is stopped after it (stop is idempotent). */
@@ -52,8 +71,8 @@ function world(options: { durable?: boolean } = {}) {
   const clock = new ManualClock();
   const memory = createMemoryStorage({ clock });
   const storage: Storage = options.durable === true ? { ...memory, durable: true } : memory;
-  const instance = (instanceId: string, takeOver: 'execute' | 'settled' = 'execute', observe?: RunObserver): Harness => {
-    const h = harness(storage, clock, instanceId, takeOver, observe);
+  const instance = (instanceId: string, observe?: RunObserver): Harness => {
+    const h = harness(storage, instanceId, observe);
     started.push(h.engine);
     return h;
   };
@@ -64,70 +83,113 @@ const settle = async (): Promise<void> => {
   for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
 };
 
-async function admit(engine: RunEngine, clock: ManualClock, id: string, ownerId = 'alice'): Promise<RecordKey> {
-  const key = { collection: 'job', ownerId, id };
-  const result = await engine.admit({ ...key, state: 'Queued', createdAt: clock.now(), data: {} }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
+async function admit(engine: RunEngine, clock: ManualClock, id: string, data: JobData = { status: 'Queued' }): Promise<RecordKey> {
+  const key = { collection: 'job', ownerId: 'alice', id };
+  const result = await engine.admit({ ...key, state: 'Queued', createdAt: clock.now(), data }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
   expect(result.outcome).toBe('inserted');
   return key;
 }
+
+const stateOf = async (storage: Storage, key: RecordKey): Promise<string | null | undefined> => (await storage.records.get(key))?.state;
+const eventsOf = async (storage: Storage, key: RecordKey): Promise<unknown[]> => (await storage.journal.events(key, 0, 100)).map((e) => e.event);
 
 describe('RunEngine', () => {
   afterEach(async () => {
     for (const engine of started.splice(0)) await engine.stop(100);
   });
 
-  it('admits a run leased to this instance and executes it through its kind’s lane', async () => {
+  it('begins a leased run with a compare-and-set to Running, executes it through its lane and has its family write the outcome', async () => {
     const { clock, storage, instance } = world();
     const h = instance('i1');
     const key = await admit(h.engine, clock, 'r1');
     expect((await storage.records.get(key))?.leaseHolder).toBe('i1');
     h.engine.dispatch(key);
     await settle();
-    expect(h.executed.map((run) => run.key.id)).toEqual(['r1']);
+    expect(await stateOf(storage, key)).toBe('Running');
+    expect(h.executed[0]!.record.data.status).toBe('Running');
     expect(h.engine.isExecutingHere(key)).toBe(true);
-    h.finish('r1');
+    h.finish('r1', 'answer');
     await h.engine.idle();
-    expect(h.engine.isExecutingHere(key)).toBe(false);
+    expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'completed', outcome: 'answer', stopped: null } }]);
+    expect(await stateOf(storage, key)).toBe('Succeeded');
   });
 
   it('refuses admission over the owner cap', async () => {
     const { clock, instance } = world();
     const h = instance('i1');
     for (const id of ['a', 'b', 'c']) await admit(h.engine, clock, id);
-    const refused = await h.engine.admit(
-      { collection: 'job', ownerId: 'alice', id: 'd', state: 'Queued', createdAt: clock.now(), data: {} },
-      { ownerCap: { max: 3, states: LIVE } },
-      { leased: true },
-    );
+    const refused = await h.engine.admit({ collection: 'job', ownerId: 'alice', id: 'd', state: 'Queued', createdAt: clock.now(), data: {} }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
     expect(refused.outcome).toBe('owner-cap');
   });
 
-  it('cancels a run executing on another instance through the storage’s signals', async () => {
-    const { clock, instance } = world();
+  it('ends a run that has not started anywhere at once when cancelled, and never executes it', async () => {
+    const { clock, storage, instance } = world();
+    const a = instance('a');
+    const b = instance('b');
+    const key = await admit(a.engine, clock, 'r1');
+    a.engine.dispatch(key);
+    expect(await b.engine.cancel(key, { reason: 'Stop.' })).toBe('ended');
+    await settle();
+    expect(await stateOf(storage, key)).toBe('Cancelled');
+    expect(b.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'cancelled', reason: 'Stop.' } } }]);
+    expect(a.executed).toEqual([]);
+  });
+
+  it('cancels a run executing on another instance with a typed message, and its family writes the cancel', async () => {
+    const { clock, storage, instance } = world();
     const a = instance('a');
     const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
-    expect(await b.engine.cancel(key)).toBe(false);
-    await settle();
+    expect(await b.engine.cancel(key)).toBe('signalled');
+    await a.engine.idle();
     expect(stopCause(a.executed[0]!.signal)).toBe('cancelled');
+    expect(a.endings[0]?.ending).toEqual({ type: 'stopped', stopped: { cause: 'cancelled', reason: null } });
+    expect(await stateOf(storage, key)).toBe('Cancelled');
   });
 
-  it('passes other messages to the executing run', async () => {
+  it('leaves an executing run to finish when asked to cancel only a queued one', async () => {
     const { clock, instance } = world();
     const a = instance('a');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
-    const heard: string[] = [];
-    a.executed[0]!.onMessage((m) => heard.push(m));
-    await a.engine.notify(key, 'approval');
-    await settle();
-    expect(heard).toEqual(['approval']);
+    expect(await a.engine.cancel(key, { onlyIfQueued: true })).toBe('running');
+    expect(a.executed[0]!.signal.aborted).toBe(false);
   });
 
-  it('takes over a live run whose lease lapsed, exactly once among competing instances', async () => {
+  it('passes typed messages to the executing run and ignores text it cannot read', async () => {
+    const { clock, storage, instance } = world();
+    const a = instance('a');
+    const key = await admit(a.engine, clock, 'r1');
+    a.engine.dispatch(key);
+    await settle();
+    const heard: RunMessage[] = [];
+    a.executed[0]!.onMessage((m) => heard.push(m));
+    await a.engine.notify(key, { type: 'approval-decided', approvalId: 'ap1' });
+    await storage.signals.publish(`run:job/r1`, 'approval');
+    await settle();
+    expect(heard).toEqual([{ type: 'approval-decided', approvalId: 'ap1' }]);
+  });
+
+  it('writes the emitted events to the run’s journal in order before its end', async () => {
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
+    h.behave(async (run) => {
+      run.emit('one');
+      run.emit('two');
+      await Promise.resolve();
+      run.emit('three');
+      return 'done';
+    });
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
+    await h.engine.idle();
+    expect(await eventsOf(storage, key)).toEqual(['one', 'two', 'three', 'end:Succeeded']);
+  });
+
+  it('takes over a live run whose lease lapsed exactly once among competing instances, resuming it', async () => {
     const { clock, instance } = world();
     const dead = instance('dead');
     const b = instance('b');
@@ -136,8 +198,18 @@ describe('RunEngine', () => {
     clock.advance(1_000);
     await Promise.all([b.engine.scan(), c.engine.scan()]);
     await settle();
-    expect(b.takenOver.length + c.takenOver.length).toBe(1);
     expect(b.executed.length + c.executed.length).toBe(1);
+  });
+
+  it('settles a run that does not resume as abandoned when its instance died', async () => {
+    const { clock, storage, instance } = world();
+    const dead = instance('dead');
+    const b = instance('b');
+    const key = await admit(dead.engine, clock, 'orphan', { status: 'Queued', resumable: false });
+    clock.advance(1_000);
+    await b.engine.scan();
+    expect(b.endings).toEqual([{ id: 'orphan', ending: { type: 'abandoned' } }]);
+    expect(await stateOf(storage, key)).toBe('Failed');
   });
 
   it('never takes over a run it executes itself, even when its clock jumped past the lease', async () => {
@@ -148,13 +220,13 @@ describe('RunEngine', () => {
     await settle();
     clock.advance(5_000);
     await h.engine.scan();
-    expect(h.takenOver).toEqual([]);
     await h.engine.heartbeat();
+    expect(h.executed).toHaveLength(1);
     expect(h.executed[0]!.signal.aborted).toBe(false);
   });
 
-  it('stops a run here once the heartbeat finds another instance took its lease', async () => {
-    const { clock, instance } = world();
+  it('fences a run here once the heartbeat finds another instance took its lease: nothing it does afterwards is written', async () => {
+    const { clock, storage, instance } = world();
     const a = instance('a');
     const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
@@ -163,34 +235,69 @@ describe('RunEngine', () => {
     clock.advance(1_000);
     await b.engine.scan();
     await a.engine.heartbeat();
-    expect(stopCause(a.executed[0]!.signal)).toBe('lease-lost');
+    const run = a.executed[0]!;
+    expect(stopCause(run.signal)).toBe('lease-lost');
+    expect(run.fenced).toBe(true);
+    expect((await run.commit({ events: ['late'] })).committed).toBe(false);
+    await a.engine.idle();
+    expect(a.endings).toEqual([]);
+    expect(await eventsOf(storage, key)).not.toContain('late');
   });
 
-  it('lets go of a lease it holds on a run no longer alive here, so a scan resumes it (here or elsewhere)', async () => {
+  it('stops and fences a run whose commit the lease guard refuses', async () => {
     const { clock, storage, instance } = world();
-    const h = instance('i1');
-    // Leased to this instance but never dispatched here: as if its execution had ended without settling it.
-    const key = await admit(h.engine, clock, 'orphan');
-    await h.engine.heartbeat();
-    expect((await storage.records.lapsed(['job'], LIVE, 10)).map((r) => r.id)).toEqual(['orphan']);
-    await h.engine.scan();
-    await settle();
-    expect(h.takenOver.map((r) => r.id)).toEqual(['orphan']);
-    expect(h.executed.map((run) => run.key.id)).toEqual(['orphan']);
-    void key;
-  });
-
-  it('makes a stopping instance’s leases claimable at once on a durable storage', async () => {
-    const { clock, instance } = world({ durable: true });
     const a = instance('a');
-    const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
     await settle();
-    await a.engine.stop(1_000);
-    await b.engine.scan();
+    await storage.records.update(key, { lease: { holder: 'thief', expiresAt: clock.now() + 10_000 } });
+    const run = a.executed[0]!;
+    expect((await run.commit({ events: ['x'] })).committed).toBe(false);
+    expect(stopCause(run.signal)).toBe('lease-lost');
+    await a.engine.idle();
+    expect(a.endings).toEqual([]);
+  });
+
+  it('waits out a storage outage in a commit and writes it once the storage is back', async () => {
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
     await settle();
-    expect(b.executed.map((run) => run.key.id)).toEqual(['r1']);
+    const commit = storage.journal.commit.bind(storage.journal);
+    let failures = 2;
+    storage.journal.commit = (run, change) => (failures-- > 0 ? Promise.reject(new StorageUnavailableError()) : commit(run, change));
+    const result = await h.executed[0]!.commit({ events: ['kept'] });
+    expect(result.committed).toBe(true);
+    expect(await eventsOf(storage, key)).toEqual(['kept']);
+  });
+
+  it('leaves a run whose execution failed for the storage being away as checkpointed, and lets go of its lease', async () => {
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
+    h.behave(async () => {
+      throw new StorageUnavailableError();
+    });
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
+    await h.engine.idle();
+    expect(h.endings).toEqual([]);
+    expect(await stateOf(storage, key)).toBe('Running');
+    await h.engine.heartbeat();
+    expect((await storage.records.lapsed(['job'], LIVE, 10)).map((r) => r.id)).toEqual(['r1']);
+  });
+
+  it('writes a crash as crashed', async () => {
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
+    h.behave(async () => {
+      throw new Error('a bug');
+    });
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
+    await h.engine.idle();
+    expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'crashed' } }]);
+    expect(await stateOf(storage, key)).toBe('Failed');
   });
 
   it('claims a run waiting for a stream exactly once and executes it outside the lane', async () => {
@@ -198,40 +305,128 @@ describe('RunEngine', () => {
     const a = instance('a');
     const b = instance('b');
     const key = { collection: 'job', ownerId: 'alice', id: 'r' };
-    await storage.records.insert({ ...key, state: 'Queued', createdAt: clock.now(), lease: { holder: 'reserved', expiresAt: clock.now() + 60_000 }, data: {} });
-    const claims = await Promise.all([a.engine.claimInline(key, 'reserved', LIVE), a.engine.claimInline(key, 'reserved', LIVE), b.engine.claimInline(key, 'reserved', LIVE)]);
+    await storage.records.insert({ ...key, state: 'Queued', createdAt: clock.now(), lease: { holder: 'reserved', expiresAt: clock.now() + 60_000 }, data: { status: 'Queued' } });
+    const claims = await Promise.all([a.engine.claimInline(key, 'reserved'), a.engine.claimInline(key, 'reserved'), b.engine.claimInline(key, 'reserved')]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     await settle();
     expect(a.executed.length + b.executed.length).toBe(1);
   });
 
-  it('on stop aborts live runs as the host stopping and hands unstarted ones to their kind', async () => {
-    const { clock, instance } = world();
-    const h = instance('i1');
-    const keys = [await admit(h.engine, clock, 'a'), await admit(h.engine, clock, 'b'), await admit(h.engine, clock, 'c')];
-    for (const key of keys) h.engine.dispatch(key);
-    await settle();
-    await h.engine.stop(1_000);
-    expect(h.abandoned.map((k) => k.id)).toEqual(['c']);
-    expect(h.executed.map((run) => stopCause(run.signal))).toEqual(['host-stopping', 'host-stopping']);
+  describe('stopping, on a storage nobody else shares', () => {
+    it('stops live runs as the host stopping and has their family settle them, and ends runs that never started', async () => {
+      const { clock, storage, instance } = world();
+      const h = instance('i1');
+      const keys = [await admit(h.engine, clock, 'a'), await admit(h.engine, clock, 'b'), await admit(h.engine, clock, 'c')];
+      for (const key of keys) h.engine.dispatch(key);
+      await settle();
+      await h.engine.stop(1_000);
+      expect(h.executed.map((run) => stopCause(run.signal))).toEqual(['host-stopping', 'host-stopping']);
+      const hostStopped = { type: 'stopped', stopped: { cause: 'host-stopping', reason: null } };
+      expect(h.endings.map((e) => [e.id, e.ending])).toEqual(expect.arrayContaining([['a', hostStopped], ['b', hostStopped], ['c', hostStopped]]));
+      expect(await Promise.all(keys.map((key) => stateOf(storage, key)))).toEqual(['Failed', 'Failed', 'Failed']);
+    });
   });
 
-  it('hands every execution to the observer, which sees it start and settle around the kind’s execute', async () => {
+  describe('stopping, on a storage other instances share', () => {
+    it('lets a run finish within the grace period and settles it as usual', async () => {
+      const { clock, storage, instance } = world({ durable: true });
+      const a = instance('a');
+      const key = await admit(a.engine, clock, 'r1');
+      a.engine.dispatch(key);
+      await settle();
+      const stopping = a.engine.stop(5_000);
+      await settle();
+      expect(a.executed[0]!.draining.aborted).toBe(true);
+      expect(a.executed[0]!.signal.aborted).toBe(false);
+      a.finish('r1');
+      await stopping;
+      expect(await stateOf(storage, key)).toBe('Succeeded');
+    });
+
+    it('stops a run still running at the end of the grace period, writes nothing more of it and lets its lease go for a takeover', async () => {
+      const { clock, storage, instance } = world({ durable: true });
+      const a = instance('a');
+      const key = await admit(a.engine, clock, 'r1');
+      a.engine.dispatch(key);
+      await settle();
+      await a.engine.stop(50);
+      const run = a.executed[0]!;
+      expect(stopCause(run.signal)).toBe('host-stopping');
+      expect(run.fenced).toBe(true);
+      expect((await run.commit({ events: ['after'] })).committed).toBe(false);
+      expect(a.endings).toEqual([]);
+      expect(await stateOf(storage, key)).toBe('Running');
+      const b = instance('b');
+      await b.engine.scan();
+      await settle();
+      expect(b.executed.map((r) => r.key.id)).toEqual(['r1']);
+    });
+
+    it('hands over a run that returns INTERRUPTED when told to drain, without settling it', async () => {
+      const { clock, storage, instance } = world({ durable: true });
+      const a = instance('a');
+      a.behave((run) => new Promise((resolve) => run.draining.addEventListener('abort', () => resolve(INTERRUPTED), { once: true })));
+      const key = await admit(a.engine, clock, 'r1');
+      a.engine.dispatch(key);
+      await settle();
+      await a.engine.stop(5_000);
+      expect(a.endings).toEqual([]);
+      expect(a.executed[0]!.fenced).toBe(true);
+      expect(await stateOf(storage, key)).toBe('Running');
+    });
+
+    it('stops a run driven by a stream at once, without a drain', async () => {
+      const { clock, storage, instance } = world({ durable: true });
+      const a = instance('a');
+      const key = { collection: 'job', ownerId: 'alice', id: 'streamed' };
+      await storage.records.insert({ ...key, state: 'Queued', createdAt: clock.now(), lease: { holder: 'reserved', expiresAt: clock.now() + 60_000 }, data: { status: 'Queued' } });
+      expect(await a.engine.claimInline(key, 'reserved')).toBe(true);
+      await settle();
+      await a.engine.stop(5_000);
+      expect(stopCause(a.executed[0]!.signal)).toBe('host-stopping');
+      expect(a.endings).toEqual([]);
+    });
+
+    it('leaves a run that never started for another instance', async () => {
+      const { clock, storage, instance } = world({ durable: true });
+      const a = instance('a');
+      const keys = [await admit(a.engine, clock, 'a'), await admit(a.engine, clock, 'b'), await admit(a.engine, clock, 'c')];
+      for (const key of keys) a.engine.dispatch(key);
+      await settle();
+      await a.engine.stop(20);
+      expect(await stateOf(storage, keys[2]!)).toBe('Queued');
+      expect((await storage.records.lapsed(['job'], LIVE, 10)).map((r) => r.id).sort()).toEqual(['a', 'b', 'c']);
+    });
+  });
+
+  it('hands every execution to the observer with the final state written', async () => {
     const { clock, instance } = world();
     const seen: string[] = [];
     const observe: RunObserver = async (key, execute) => {
       seen.push(`start ${key.id}`);
-      await execute();
-      seen.push(`end ${key.id}`);
+      seen.push(`end ${key.id} ${await execute()}`);
     };
-    const h = instance('i1', 'execute', observe);
+    const h = instance('i1', observe);
     const key = await admit(h.engine, clock, 'r1');
     h.engine.dispatch(key);
     await settle();
     expect(seen).toEqual(['start r1']);
-    expect(h.executed.map((run) => run.key.id)).toEqual(['r1']);
     h.finish('r1');
     await h.engine.idle();
-    expect(seen).toEqual(['start r1', 'end r1']);
+    expect(seen).toEqual(['start r1', 'end r1 Succeeded']);
+  });
+
+  it('reports a run that wrote no end as interrupted to the observer', async () => {
+    const { clock, storage, instance } = world();
+    const seen: string[] = [];
+    const h = instance('i1', async (_key, execute) => void seen.push(await execute()));
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
+    await settle();
+    await storage.records.update(key, { lease: { holder: 'thief', expiresAt: clock.now() + 10_000 } });
+    await h.executed[0]!.commit({ events: ['x'] });
+    await h.engine.idle();
+    expect(seen).toEqual(['interrupted']);
   });
 });
+

@@ -1,18 +1,21 @@
-// The one run engine every family shares: admission (the run record with its lease, under the owner's
-// caps, in one atomic insert), one dispatch lane per kind, the registry of runs executing in this
-// process (their abort controllers: live handles never go into a record), cancellation from any
-// instance, the heartbeat that renews this instance's leases and slots, and the takeover of runs whose
-// lease lapsed because the instance executing them died. Records, items and numbered events live in
-// the storage port; this class holds only what cannot be stored.
-import type { Clock } from '../platform/clock/index.js';
-import type { InsertResult, InsertRules, NewRecord, RecordKey, Storage, StoredRecord } from '../platform/storage/index.js';
-import type { LiveRun, RunKind, RunObserver } from './run-kind.js';
+// The one run engine every family shares, and the owner of every run's lifecycle (decision 1101):
+// admission (the run record with its lease, under the owner's caps, in one atomic insert), one
+// dispatch lane per kind, the Queued → Running compare-and-set when a run begins here, the fence
+// (a run whose lease another instance took, or that a stopping host leaves to others, writes nothing
+// more), cancellation from any instance, the heartbeat that renews this instance's leases and slots,
+// the takeover of runs whose instance died, a graceful stop, and which end a stopped run gets. A
+// family says only how its runs begin, execute and are written when they end (run-kind.ts).
+import { OutageLog } from '../platform/log/index.js';
+import { isStorageUnavailable, type InsertResult, type InsertRules, type NewRecord, type RecordKey, type Storage, type StoredRecord, type UpdateGuard } from '../platform/storage/index.js';
+import { LiveRunHandle } from './live-run.js';
+import { decodeRunMessage, encodeRunMessage, type RunMessage } from './run-message.js';
+import { INTERRUPTED, type RunEnding, type RunKind, type RunObserver, type SettlingRun, type StopRequest } from './run-kind.js';
 import { RunLane, type LaneSlot } from './run-lane.js';
-import { cancelledByCaller, hostStopping, leaseLost, type RunStopped } from './stop-reasons.js';
+import { cancelledByCaller, hostStopping, leaseLost, RunStopped } from './stop-reasons.js';
+import { withinGrace } from '../platform/promise/index.js';
 
 export interface RunEngineOptions {
   readonly storage: Storage;
-  readonly clock: Clock;
   /** This process's id: the holder of its leases and slots. */
   readonly instanceId: string;
   readonly leaseTtlMs: number;
@@ -25,12 +28,15 @@ export interface RunEngineOptions {
 
 interface Executing {
   readonly kind: RunKind;
-  readonly key: RecordKey;
-  readonly controller: AbortController;
-  readonly done: Promise<void>;
+  readonly run: LiveRunHandle;
+  done: Promise<void>;
 }
 
-const MESSAGE_CANCEL = 'cancel';
+/** The state every family's unstarted runs are in. */
+export const QUEUED = 'Queued';
+/** After the drain, how long aborted runs get to unwind before their leases are let go. */
+const UNWIND_MS = 1_000;
+const HEARTBEAT_RETRY_MS = 250;
 
 export function runTopic(key: RecordKey): string {
   return `run:${key.collection}/${key.id}`;
@@ -40,53 +46,70 @@ function keyString(key: RecordKey): string {
   return `${key.collection}\u0000${key.ownerId}\u0000${key.id}`;
 }
 
+/** What stopped a run, as a family's ending says it (lease-lost never reaches a family). */
+function stopRequestOf(signal: AbortSignal): StopRequest | null {
+  if (!signal.aborted) return null;
+  const reason: unknown = signal.reason;
+  if (!(reason instanceof RunStopped)) return { cause: 'cancelled', reason: null };
+  if (reason.stop === 'lease-lost') return null;
+  return { cause: reason.stop, reason: reason.stop === 'cancelled' ? reason.callerReason : null };
+}
+
 export class RunEngine {
-  readonly #o: RunEngineOptions;
+  readonly #options: RunEngineOptions;
   readonly #kinds = new Map<string, { kind: RunKind; lane: RunLane }>();
   readonly #executing = new Map<string, Executing>();
   readonly #claiming = new Set<string>();
+  readonly #heartbeatOutage: OutageLog;
+  readonly #scanOutage: OutageLog;
+  readonly #commitOutage: OutageLog;
   #timers: NodeJS.Timeout[] = [];
+  #heartbeatRetry: NodeJS.Timeout | undefined;
   #stopping = false;
   #stopped: Promise<void> | undefined;
   #scanning = false;
 
   constructor(options: RunEngineOptions) {
-    this.#o = options;
+    this.#options = options;
+    this.#heartbeatOutage = new OutageLog(options.log, 'the run heartbeat (renewing leases)');
+    this.#scanOutage = new OutageLog(options.log, 'the run takeover scan');
+    this.#commitOutage = new OutageLog(options.log, 'recording run checkpoints');
   }
 
   get instanceId(): string {
-    return this.#o.instanceId;
+    return this.#options.instanceId;
   }
 
   get leaseTtlMs(): number {
-    return this.#o.leaseTtlMs;
+    return this.#options.leaseTtlMs;
   }
 
-  register(kind: RunKind): void {
+  register<D, R>(kind: RunKind<D, R>): void {
     if (this.#kinds.has(kind.collection)) throw new Error(`run kind ${kind.collection} registered twice`);
+    // Stored as the engine reads every kind: records and outcomes pass through it untouched.
     this.#kinds.set(kind.collection, { kind, lane: new RunLane(kind.lane) });
   }
 
   /** Starts the heartbeat and the takeover scan. */
   start(): void {
-    const ttl = this.#o.leaseTtlMs;
+    const ttl = this.#options.leaseTtlMs;
     const every = (ms: number, work: () => Promise<void>): void => {
-      const timer = setInterval(() => void work().catch((err: unknown) => this.#o.log.warn({ err }, 'run engine background work failed')), ms);
+      const timer = setInterval(() => void work(), ms);
       timer.unref();
       this.#timers.push(timer);
     };
     every(Math.max(50, Math.floor(ttl / 3)), () => this.heartbeat());
-    every(this.#o.scanIntervalMs ?? Math.max(50, Math.min(5_000, Math.floor(ttl / 3))), () => this.scan());
+    every(this.#options.scanIntervalMs ?? Math.max(50, Math.min(5_000, Math.floor(ttl / 3))), () => this.scan());
   }
 
   /** A lease for a record this instance is about to execute. */
   lease(): { readonly holder: string; readonly expiresAt: number } {
-    return { holder: this.#o.instanceId, expiresAt: this.#o.clock.now() + this.#o.leaseTtlMs };
+    return { holder: this.#options.instanceId, expiresAt: this.#options.storage.clock.now() + this.#options.leaseTtlMs };
   }
 
   /** Stores a new run record under the owner's caps; with `leased` it is this instance's from the start. */
   admit<T>(record: NewRecord<T>, rules: InsertRules, options: { readonly leased: boolean }): Promise<InsertResult<T>> {
-    return this.#o.storage.records.insert({ ...record, lease: options.leased ? this.lease() : (record.lease ?? null) }, rules);
+    return this.#options.storage.records.insert({ ...record, lease: options.leased ? this.lease() : (record.lease ?? null) }, rules);
   }
 
   /** Queues a leased run on its kind's lane. */
@@ -95,21 +118,16 @@ export class RunEngine {
     entry.lane.enqueue({ id: keyString(key), ownerId: key.ownerId, start: (slot) => this.#execute(entry.kind, key, slot) });
   }
 
-  /** Takes a queued run off its lane before it started; false when it already started. */
-  withdraw(key: RecordKey): boolean {
-    return this.#entry(key.collection).lane.withdraw(keyString(key));
-  }
-
   /**
    * Claims a run waiting for a stream (its lease held by `from`, not lapsed) and executes it here, now,
    * outside the lane. Resolves false when another connection or instance claimed it first.
    */
-  async claimInline(key: RecordKey, from: string, states: readonly string[]): Promise<boolean> {
+  async claimInline(key: RecordKey, from: string): Promise<boolean> {
     const id = keyString(key);
     if (this.#claiming.has(id) || this.#executing.has(id)) return false;
     this.#claiming.add(id);
     try {
-      const claimed = await this.#o.storage.records.update(key, { lease: this.lease() }, { leaseHolder: from, states });
+      const claimed = await this.#options.storage.records.update(key, { lease: this.lease() }, { leaseHolder: from, states: [QUEUED] });
       if (claimed === undefined) return false;
       this.#execute(this.#entry(key.collection).kind, key, null);
       return true;
@@ -118,20 +136,42 @@ export class RunEngine {
     }
   }
 
-  /** Cancels the run wherever it executes; true when it executes here. */
-  async cancel(key: RecordKey, message?: string): Promise<boolean> {
+  /**
+   * Cancels a run: one that has not started anywhere ends at once (its family settles it as cancelled);
+   * one executing is told to stop, wherever it executes. With `onlyIfQueued`, an executing run is left
+   * to finish. 'ended' when this call ended it, 'signalled' when it was told to stop, 'running' when
+   * left to finish, 'gone' when it is no longer live.
+   */
+  async cancel(key: RecordKey, options: { readonly reason?: string; readonly onlyIfQueued?: boolean } = {}): Promise<'ended' | 'signalled' | 'running' | 'gone'> {
+    const { kind } = this.#entry(key.collection);
+    const record = await this.#options.storage.records.get(key);
+    if (record === undefined || record.state === null || !kind.liveStates.includes(record.state)) return 'gone';
+    const stopped: StopRequest = { cause: 'cancelled', reason: options.reason ?? null };
+    // Still Queued, even if dispatched here: ending it is a compare-and-set against the begin's, so exactly one wins.
+    if (record.state === QUEUED && (await this.endQueued(record, { type: 'stopped', stopped }))) return 'ended';
+    if (options.onlyIfQueued === true) return 'running';
     const local = this.#executing.get(keyString(key));
-    if (local !== undefined) {
-      local.controller.abort(cancelledByCaller(message));
-      return true;
-    }
-    await this.#o.storage.signals.publish(runTopic(key), MESSAGE_CANCEL);
-    return false;
+    if (local !== undefined) local.run.stop(cancelledByCaller(options.reason), false);
+    else await this.notify(key, { type: 'cancel', reason: options.reason ?? null });
+    return 'signalled';
+  }
+
+  /**
+   * Ends a run that never started (still Queued; with `leaseHolder`, still held by it): its family
+   * writes `ending`. False when it started or ended meanwhile. Takes it off this instance's lane.
+   */
+  async endQueued(record: StoredRecord, ending: RunEnding<never>, options: { readonly leaseHolder?: string } = {}): Promise<boolean> {
+    const entry = this.#entry(record.collection);
+    const guard: UpdateGuard = { states: [QUEUED], ...(options.leaseHolder === undefined ? {} : { leaseHolder: options.leaseHolder }) };
+    const final = await this.#settle(entry.kind, record, ending, guard);
+    if (final === null) return false;
+    entry.lane.withdraw(keyString(record));
+    return true;
   }
 
   /** Sends a message to the run wherever it executes (e.g. "an approval was decided"). */
-  notify(key: RecordKey, message: string): Promise<void> {
-    return this.#o.storage.signals.publish(runTopic(key), message);
+  notify(key: RecordKey, message: RunMessage): Promise<void> {
+    return this.#options.storage.signals.publish(runTopic(key), encodeRunMessage(message));
   }
 
   isExecutingHere(key: RecordKey): boolean {
@@ -140,57 +180,76 @@ export class RunEngine {
 
   /** Queued and executing runs of a kind on this instance (for metrics and tests). */
   load(collection: string): { readonly queued: number; readonly executing: number } {
-    const { lane } = this.#entry(collection);
-    return { queued: lane.queued, executing: lane.executing };
+    const entry = this.#kinds.get(collection);
+    return entry === undefined ? { queued: 0, executing: 0 } : { queued: entry.lane.queued, executing: entry.lane.executing };
   }
 
   /**
-   * Renews this instance's leases and slots. A run whose lease another instance took is stopped here; a
-   * lease this instance holds on a run that is no longer alive here (its execution ended without
-   * settling it, e.g. while the storage was unreachable) is let go, so a scan takes the run over.
+   * Renews this instance's leases and slots. A run whose lease another instance took is stopped and
+   * fenced here; a lease this instance holds on a run that is no longer alive here (its execution
+   * ended without settling it, e.g. while the storage was unreachable) is let go, so a scan takes the
+   * run over. While the storage is away it retries every HEARTBEAT_RETRY_MS, so leases are renewed as
+   * soon as it is back; it never rejects.
    */
   async heartbeat(): Promise<void> {
-    const { storage } = this.#o;
-    const renewedKeys = await storage.records.renewLeases(this.#o.instanceId, this.#o.leaseTtlMs);
-    const renewed = new Set(renewedKeys.map(keyString));
-    await storage.slots.renew(this.#o.instanceId, this.#o.leaseTtlMs);
-    for (const key of renewedKeys) {
-      if (this.#aliveHere(key) || !this.#kinds.has(key.collection)) continue;
-      this.#o.log.warn({ collection: key.collection, jobId: key.id }, 'letting go of a run no longer executing here');
-      await storage.records.update(key, { lease: { holder: this.#o.instanceId, expiresAt: this.#o.clock.now() } }, { leaseHolder: this.#o.instanceId });
-    }
-    for (const [id, run] of this.#executing) {
-      if (renewed.has(id) || run.controller.signal.aborted) continue;
-      const record = await storage.records.get(run.key);
-      if (record !== undefined && record.leaseHolder !== this.#o.instanceId && record.state !== null && run.kind.liveStates.includes(record.state)) {
-        this.#o.log.warn({ collection: run.key.collection, jobId: run.key.id }, 'another instance took this run over; stopping it here');
-        run.controller.abort(leaseLost());
+    clearTimeout(this.#heartbeatRetry);
+    const { storage, instanceId, leaseTtlMs } = this.#options;
+    try {
+      const renewedKeys = await storage.records.renewLeases(instanceId, leaseTtlMs);
+      const renewed = new Set(renewedKeys.map(keyString));
+      await storage.slots.renew(instanceId, leaseTtlMs);
+      for (const key of renewedKeys) {
+        if (this.#aliveHere(key) || !this.#kinds.has(key.collection)) continue;
+        this.#options.log.warn({ collection: key.collection, jobId: key.id }, 'letting go of a run no longer executing here');
+        await storage.records.update(key, { lease: { holder: instanceId, expiresAt: storage.clock.now() } }, { leaseHolder: instanceId });
+      }
+      for (const [id, executing] of this.#executing) {
+        const { run, kind } = executing;
+        if (renewed.has(id) || run.signal.aborted) continue;
+        const record = await storage.records.get(run.key);
+        if (record !== undefined && record.leaseHolder !== instanceId && record.state !== null && kind.liveStates.includes(record.state)) {
+          this.#options.log.warn({ collection: run.key.collection, jobId: run.key.id }, 'another instance took this run over; stopping it here');
+          run.stop(leaseLost(), true);
+        }
+      }
+      this.#heartbeatOutage.succeeded();
+    } catch (error) {
+      this.#heartbeatOutage.failed(error);
+      if (!this.#stopping) {
+        this.#heartbeatRetry = setTimeout(() => void this.heartbeat(), HEARTBEAT_RETRY_MS);
+        this.#heartbeatRetry.unref();
       }
     }
   }
 
-  /** Takes over live runs whose lease lapsed (their instance died, or a stream reservation ran out). */
+  /** Takes over live runs whose lease lapsed (their instance died, or a stream reservation ran out); never rejects. */
   async scan(): Promise<void> {
     if (this.#scanning || this.#stopping) return;
     this.#scanning = true;
     try {
       const collections = [...this.#kinds.keys()];
       const states = [...new Set([...this.#kinds.values()].flatMap(({ kind }) => kind.liveStates))];
-      const lapsed = await this.#o.storage.records.lapsed(collections, states, 50);
+      const lapsed = await this.#options.storage.records.lapsed(collections, states, 50);
       for (const record of lapsed) {
         if (this.#stopping) return;
         await this.#takeOver(record);
       }
+      this.#scanOutage.succeeded();
+    } catch (error) {
+      this.#scanOutage.failed(error);
     } finally {
       this.#scanning = false;
     }
   }
 
   /**
-   * Stops everything this instance executes: nothing new starts, every live run is aborted as the host
-   * stopping, and (durable storage) its leases and slots are released so another instance takes over at
-   * once. Runs queued here that never started are handed to their kind's `abandon`. Resolves once the
-   * live ones settled (or `graceMs` passed); idempotent (every caller waits for the same stop).
+   * Stops everything this instance executes; idempotent (every caller waits for the same stop). On a
+   * storage other instances share (decision 1101): nothing new starts; runs driven by a stream stop
+   * at once; every other run drains for up to `graceMs` (it finishes what is in flight and hands
+   * over at a checkpoint, a bundle run finishes its conversation); whatever is still running then is
+   * stopped; nothing of a stopped run is written here; leases and slots are let go so another
+   * instance takes over at once. On a storage nobody else shares, every run stops at once and is
+   * settled as stopped by the host, and runs that never started end too.
    */
   stop(graceMs: number): Promise<void> {
     this.#stopped ??= this.#stop(graceMs);
@@ -198,27 +257,41 @@ export class RunEngine {
   }
 
   async #stop(graceMs: number): Promise<void> {
+    const { storage, log } = this.#options;
     this.#stopping = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
+    clearTimeout(this.#heartbeatRetry);
+    const unstarted = [...this.#kinds.values()].flatMap(({ lane }) => lane.close());
     const live = [...this.#executing.values()];
-    for (const run of live) run.controller.abort(hostStopping());
-    for (const { kind, lane } of this.#kinds.values()) {
-      for (const job of lane.close()) {
-        const [collection, ownerId, id] = job.id.split('\u0000') as [string, string, string];
-        await kind.abandon({ collection, ownerId, id }).catch((err: unknown) => this.#o.log.warn({ err, jobId: id }, 'settling an unstarted run at shutdown failed'));
+    const settled = (): Promise<unknown> => Promise.allSettled([...this.#executing.values()].map((e) => e.done));
+    if (storage.durable) {
+      for (const { run } of live) {
+        if (run.slot === null) run.stop(hostStopping(), true);
+        else run.beginDraining();
       }
+      await withinGrace(settled(), graceMs);
+      for (const { run } of this.#executing.values()) run.stop(hostStopping(), true);
+      await withinGrace(settled(), UNWIND_MS);
+      await storage.records.releaseLeases(this.#options.instanceId).catch((err: unknown) => log.warn({ err }, 'letting go of leases at shutdown failed'));
+      await storage.slots.releaseAll(this.#options.instanceId).catch((err: unknown) => log.warn({ err }, 'letting go of slots at shutdown failed'));
+      return;
     }
-    await withinGrace(Promise.allSettled(live.map((run) => run.done)), graceMs);
-    if (this.#o.storage.durable) {
-      await this.#o.storage.records.releaseLeases(this.#o.instanceId).catch(() => 0);
-      await this.#o.storage.slots.releaseAll(this.#o.instanceId).catch(() => undefined);
+    for (const { run } of live) run.stop(hostStopping(), false);
+    for (const job of unstarted) {
+      const [collection, ownerId, id] = job.id.split('\u0000') as [string, string, string];
+      const record = await storage.records.get({ collection, ownerId, id }).catch(() => undefined);
+      if (record?.state !== QUEUED) continue;
+      await this.endQueued(record, { type: 'stopped', stopped: { cause: 'host-stopping', reason: null } }).catch((err: unknown) =>
+        log.warn({ err, jobId: id }, 'settling an unstarted run at shutdown failed'),
+      );
     }
+    await withinGrace(settled(), graceMs);
   }
 
   /** Resolves once every run executing here has ended. */
   async idle(): Promise<void> {
-    while (this.#executing.size > 0) await Promise.allSettled([...this.#executing.values()].map((run) => run.done));
+    while (this.#executing.size > 0) await Promise.allSettled([...this.#executing.values()].map((e) => e.done));
   }
 
   async #takeOver(record: StoredRecord): Promise<void> {
@@ -226,40 +299,98 @@ export class RunEngine {
     const entry = this.#kinds.get(record.collection);
     // A run alive here (a clock that jumped past its lease, or still queued in a lane) is ours to keep.
     if (entry === undefined || this.#aliveHere(key)) return;
-    const claimed = await this.#o.storage.records.claim(key, this.#o.instanceId, this.#o.leaseTtlMs, { states: entry.kind.liveStates, lapsedOnly: true });
+    const { storage, instanceId, leaseTtlMs } = this.#options;
+    const claimed = await storage.records.claim(key, instanceId, leaseTtlMs, { states: entry.kind.liveStates, lapsedOnly: true });
     if (claimed === undefined) return;
-    this.#o.log.info({ collection: key.collection, jobId: key.id, from: record.leaseHolder }, 'taking over a run whose lease lapsed');
-    const next = await entry.kind.takeOver(claimed);
-    if (next === 'execute') this.dispatch(key);
+    this.#options.log.info({ collection: key.collection, jobId: key.id, from: record.leaseHolder }, 'taking over a run whose lease lapsed');
+    if (entry.kind.resumes(claimed)) this.dispatch(key);
+    else await this.#settle(entry.kind, claimed, { type: 'abandoned' }, { states: entry.kind.liveStates, leaseHolder: instanceId });
   }
 
   #execute(kind: RunKind, key: RecordKey, slot: LaneSlot | null): void {
-    const controller = new AbortController();
-    const handlers = new Set<(message: string) => void>();
-    const unsubscribe = this.#o.storage.signals.subscribe(runTopic(key), (message) => {
-      if (message === MESSAGE_CANCEL) controller.abort(cancelledByCaller());
-      else for (const handler of handlers) handler(message);
-    });
-    const live: LiveRun = {
-      key,
-      signal: controller.signal,
-      holder: this.#o.instanceId,
-      slot,
-      onMessage: (handler) => void handlers.add(handler),
-    };
     const id = keyString(key);
+    const run = new LiveRunHandle({
+      storage: this.#options.storage,
+      key,
+      holder: this.#options.instanceId,
+      slot,
+      outage: this.#commitOutage,
+      onEmitError: (err) => this.#options.log.error({ err, collection: key.collection, jobId: key.id }, 'recording a run event failed'),
+    });
+    const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), (text) => {
+      const message = decodeRunMessage(text);
+      if (message?.type === 'cancel') run.stop(cancelledByCaller(message.reason ?? undefined), false);
+      else if (message !== undefined) run.hear(message);
+    });
+    const executing: Executing = { kind, run, done: Promise.resolve() };
+    const observe = this.#options.observe;
     // Execution begins on a later event-loop turn: the request that created the run answers first,
     // and a run stays Queued (cancellable outright) until then.
-    const observe = this.#o.observe;
-    const done = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => (observe === undefined ? kind.execute(live) : observe(key, () => kind.execute(live))))
-      .catch((err: unknown) => this.#o.log.error({ err, collection: key.collection, jobId: key.id }, 'a run executor threw'))
+    executing.done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then((): Promise<unknown> => (observe === undefined ? this.#drive(kind, run) : observe(key, () => this.#drive(kind, run))))
+      .then(
+        (): void => undefined,
+        (err: unknown) => this.#options.log.error({ err, collection: key.collection, jobId: key.id }, 'a run could not be settled'),
+      )
       .finally(() => {
         unsubscribe();
-        if (this.#executing.get(id)?.done === done) this.#executing.delete(id);
+        if (this.#executing.get(id) === executing) this.#executing.delete(id);
         slot?.release();
       });
-    this.#executing.set(id, { kind, key, controller, done });
+    this.#executing.set(id, executing);
+  }
+
+  /** Begins, executes and ends one run here; resolves with the final state written, or 'interrupted'. */
+  async #drive(kind: RunKind, run: LiveRunHandle): Promise<string> {
+    const { storage, instanceId } = this.#options;
+    const record = await storage.records.get(run.key);
+    if (record === undefined || record.state === null || !kind.liveStates.includes(record.state) || record.leaseHolder !== instanceId) return 'interrupted';
+    run.begin(record);
+    const begun = kind.begin(record, storage.clock.now());
+    if (begun !== null) {
+      const started = await run.commit({ record: { patch: { state: begun.state, data: begun.data }, guard: { version: record.version } } });
+      if (!started.committed) return 'interrupted';
+    }
+    let outcome: unknown;
+    let threw: { readonly error: unknown } | null = null;
+    try {
+      outcome = await kind.execute(run);
+    } catch (error) {
+      threw = { error };
+    }
+    await run.flush();
+    if (run.fenced) return 'interrupted';
+    if (outcome === INTERRUPTED) {
+      // Drained: what it checkpointed stays; the rest is resumed by the instance that takes it over.
+      run.stop(hostStopping(), true);
+      return 'interrupted';
+    }
+    const stopped = stopRequestOf(run.signal);
+    let ending: RunEnding<unknown>;
+    if (threw === null) ending = { type: 'completed', outcome, stopped };
+    else if (stopped !== null) ending = { type: 'stopped', stopped };
+    else if (isStorageUnavailable(threw.error)) {
+      // Not the run's fault: leave it as checkpointed; once the storage is back it is taken over.
+      run.fence();
+      return 'interrupted';
+    } else {
+      this.#options.log.error({ err: threw.error, collection: run.key.collection, jobId: run.key.id }, 'a run executor threw');
+      ending = { type: 'crashed' };
+    }
+    return (await this.#settle(kind, run.record, ending, { states: kind.liveStates, leaseHolder: instanceId })) ?? 'interrupted';
+  }
+
+  /** Has the family write `ending` under `guard`; the final state written, or null when refused. */
+  async #settle(kind: RunKind, record: StoredRecord, ending: RunEnding<unknown>, guard: UpdateGuard): Promise<string | null> {
+    const { storage } = this.#options;
+    const key: RecordKey = { collection: record.collection, ownerId: record.ownerId, id: record.id };
+    const settling: SettlingRun<unknown> = {
+      key,
+      record,
+      now: storage.clock.now(),
+      commit: (change) => storage.journal.commit(key, { ...change, record: { patch: change.record.patch, guard: { ...change.record.guard, ...guard } } }),
+    };
+    return kind.settle(settling, ending);
   }
 
   #aliveHere(key: RecordKey): boolean {
@@ -273,11 +404,3 @@ export class RunEngine {
     return entry;
   }
 }
-
-async function withinGrace(work: Promise<unknown>, graceMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-  clearTimeout(timer);
-}
-
-export type { RunStopped };

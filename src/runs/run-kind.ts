@@ -1,35 +1,65 @@
-// What a family (bundles, workflows, evals) tells the run engine about its runs: where their records
-// live, which states are live, its dispatch lane, how to execute a claimed run and what to do with a
-// run whose lease lapsed on a dead instance.
-import type { RecordKey, StoredRecord } from '../platform/storage/index.js';
-import type { LaneOptions, LaneSlot } from './run-lane.js';
+// What a family (bundles, workflows, evals) tells the run engine about its runs, and nothing more:
+// where their records live, which states are live, its dispatch lane, how a run begins, how it
+// executes and how its end is written. Everything else of a run's lifecycle is the engine's
+// (run-engine.ts): the Queued → Running compare-and-set, leases and the fence on a lost one,
+// cancellation, takeover, and which end a stopped run gets, if any (decision 1101).
+import type { JournalChange, RecordKey, StoredRecord, CommitResult } from '../platform/storage/index.js';
+import type { LiveRun } from './live-run.js';
+import type { LaneOptions } from './run-lane.js';
 
-export interface LiveRun {
-  readonly key: RecordKey;
-  /** Aborted with a RunStopped reason: cancelled, host stopping or lease lost (see stop-reasons.ts). */
-  readonly signal: AbortSignal;
-  /** This instance's id: the lease holder every guarded write names. */
-  readonly holder: string;
-  /** The lane slot (null for a run driven inline by a stream). */
-  readonly slot: LaneSlot | null;
-  /** Hears messages other instances publish to this run (besides cancel, which aborts `signal`). */
-  onMessage(handler: (message: string) => void): void;
+/** What `execute` returns when it stopped early because the host is draining: nothing is settled here. */
+export const INTERRUPTED: unique symbol = Symbol('interrupted');
+export type Interrupted = typeof INTERRUPTED;
+
+/** A stop someone asked for, and the caller-safe words it came with. */
+export interface StopRequest {
+  readonly cause: 'cancelled' | 'host-stopping';
+  /** The cancel's caller-safe reason (null: the family's default wording). */
+  readonly reason: string | null;
 }
 
-export interface RunKind {
+/** How a run ended, as the engine tells the family to write it. */
+export type RunEnding<R> =
+  /** `execute` returned `outcome`; `stopped` is a stop that arrived while it ran (the family may honour it). */
+  | { readonly type: 'completed'; readonly outcome: R; readonly stopped: StopRequest | null }
+  /** Stopped before it could complete (a cancel; or the host stopping, on a storage nobody else shares). */
+  | { readonly type: 'stopped'; readonly stopped: StopRequest }
+  /** `execute` threw: a programming error whose detail stays in the log. */
+  | { readonly type: 'crashed' }
+  /** Its instance died and it does not resume elsewhere: settled by whoever took its lease. */
+  | { readonly type: 'abandoned' };
+
+/** What a family's `settle` writes with: the run as last known and a commit under the engine's guard. */
+export interface SettlingRun<D> {
+  readonly key: RecordKey;
+  readonly record: StoredRecord<D>;
+  readonly now: number;
+  /**
+   * The run's final change: its record patch (and any items and events) applied only while the run
+   * is still live and still this settle's to write (the engine's guard is added to the patch).
+   */
+  commit<T>(change: JournalChange<T, D> & { readonly record: NonNullable<JournalChange<T, D>['record']> }): Promise<CommitResult<D>>;
+}
+
+export interface RunKind<D = unknown, R = unknown> {
   readonly collection: string;
   readonly liveStates: readonly string[];
   readonly lane: LaneOptions;
-  /** Drives the claimed run until it ends or its signal aborts; should not reject (a rejection is logged). */
-  execute(run: LiveRun): Promise<void>;
-  /** This instance claimed a run whose lease lapsed: run it here ('execute') or settle it and say so. */
-  takeOver(record: StoredRecord): Promise<'execute' | 'settled'>;
-  /** The host is stopping and this queued run never started here (Memory: settle it; durable: leave it for takeover). */
-  abandon(key: RecordKey): Promise<void>;
+  /**
+   * The record change that begins execution here: from Queued (Queued → Running), or from a live state
+   * a run resumed after a takeover is in. Null: begin as stored. The engine writes it compare-and-set.
+   */
+  begin(record: StoredRecord<D>, now: number): { readonly state: string; readonly data: D } | null;
+  /** Whether a run whose lease lapsed is executed again here (from its checkpoints), else settled `abandoned`. */
+  resumes(record: StoredRecord<D>): boolean;
+  /** Drives the begun run to its outcome; returns INTERRUPTED when it stopped early because `run.draining` aborted. */
+  execute(run: LiveRun<D>): Promise<R | Interrupted>;
+  /** Writes the run's end; resolves with the final state written, or null when the guard refused it. */
+  settle(run: SettlingRun<D>, ending: RunEnding<R>): Promise<string | null>;
 }
 
 /**
  * Wraps every execution this instance starts (metrics, a span): called with the run's key and a
- * function that executes it, it must call that function once and settle when it settles.
+ * function that executes it and resolves with the final state written ('interrupted' when none).
  */
-export type RunObserver = (key: RecordKey, execute: () => Promise<void>) => Promise<void>;
+export type RunObserver = (key: RecordKey, execute: () => Promise<string>) => Promise<void>;

@@ -1,18 +1,22 @@
-// Why a run's signal was aborted, as typed reasons the families branch on: the caller cancelled it
-// (record it as cancelled), the host is stopping (Memory: as cancelled; Postgres: leave it for another
-// instance to take over), or this instance lost the run's lease to a takeover (write nothing more).
+// Why a run's signal was aborted, as typed reasons: the caller cancelled it (with a caller-safe
+// reason, or the family's default wording), the host is stopping, or this instance lost the run's
+// lease to a takeover. The engine turns them into a run's ending (run-kind.ts); families read only
+// the signal's `aborted`.
 
 export type StopCause = 'cancelled' | 'host-stopping' | 'lease-lost';
 
 export class RunStopped extends DOMException {
   readonly stop: StopCause;
-  constructor(stop: StopCause, message: string) {
+  /** A cancel's caller-safe reason (null: the family's default). */
+  readonly callerReason: string | null;
+  constructor(stop: StopCause, message: string, callerReason: string | null = null) {
     super(message, 'AbortError');
     this.stop = stop;
+    this.callerReason = callerReason;
   }
 }
 
-export const cancelledByCaller = (message = 'The run was cancelled.'): RunStopped => new RunStopped('cancelled', message);
+export const cancelledByCaller = (reason?: string): RunStopped => new RunStopped('cancelled', reason ?? 'The run was cancelled.', reason ?? null);
 export const hostStopping = (): RunStopped => new RunStopped('host-stopping', 'The host is shutting down.');
 export const leaseLost = (): RunStopped => new RunStopped('lease-lost', 'Another instance took this run over.');
 

@@ -1,101 +1,155 @@
+// The one governed tool call: one decision line and one metric sample per call whatever its outcome
+// (allowed, denied for every reason — a tool not granted included — or refused for its arguments), no
+// parameters in any line, and the running rules (throws become the generic failure, a cancelled call
+// never starts, the lazy signal, one call at a time per owner for a tool that is not concurrency-safe).
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/log/index.js';
-import { resolveEnvelope } from '../platform/envelope/index.js';
-import { TOOL_FAILURE_MESSAGE, ToolGovernor } from './governor.js';
+import { ServiceMetrics } from '../platform/metrics/index.js';
+import { resolveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
+import { GovernedCalls, TOOL_FAILURE_MESSAGE, type GovernedCallRequest } from './governed-call.js';
+import { ParameterValidator } from './parameter-validator.js';
+import { ToolRegistry } from './registry.js';
 import { toolSuccess, type Tool } from './tool.js';
 
-const SECRET = 'sk-live-0123456789abcdefghijklmnopqrstuv';
-const envelope = resolveEnvelope(
-  { default: { allowedTools: ['echo'], allowedMcpServers: [], autonomyCeiling: 'Autonomous' }, bySubject: {}, byRole: {} },
-  { anonymous: true, subjectId: null, roles: [] },
-);
-const echo: Tool = {
-  descriptor: {
-    name: 'echo',
-    description: 'echo',
-    operations: [{ name: 'say', description: 'say', parameters: { type: 'object' } }],
-    riskTier: 'Trivial',
-    isReadOnly: true,
-    isConcurrencySafe: true,
-    isDirectlyInvocable: true,
-    reachesNetwork: false,
-  },
-  invoke: async () => toolSuccess('ok'),
-};
+const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
+const envelopeOf = (tools: string[], autonomyCeiling: 'Autonomous' | 'Supervised' = 'Autonomous'): ResolvedEnvelope =>
+  resolveEnvelope({ default: { allowedTools: tools, allowedMcpServers: [], autonomyCeiling }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
 
-function governorWithLog() {
+const descriptor = (name: string, overrides: Partial<Tool['descriptor']> = {}): Tool['descriptor'] => ({
+  name,
+  description: name,
+  operations: [{ name: 'say', description: 'say', parameters: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false } }],
+  riskTier: 'Trivial',
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  isDirectlyInvocable: true,
+  reachesNetwork: false,
+  ...overrides,
+});
+const tool = (name: string, invoke: Tool['invoke'] = async () => toolSuccess('ok'), overrides: Partial<Tool['descriptor']> = {}): Tool => ({ descriptor: descriptor(name, overrides), invoke });
+
+function governed(tools: Tool[]) {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
-  const governor = new ToolGovernor({ log: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) } });
-  return { governor, lines };
+  const metrics = new ServiceMetrics({ enabled: true });
+  const calls = new GovernedCalls({
+    registry: new ToolRegistry(tools),
+    validator: new ParameterValidator(),
+    log: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) },
+    metrics,
+  });
+  const decisions = (): Record<string, unknown>[] => lines.filter((line) => line['event'] === 'tool.call.decided');
+  const samples = (): Array<{ labels: Record<string, string>; value: number }> =>
+    (metrics.toolCalls.get().values as Array<{ labels: Record<string, string>; value: number }>).filter((sample) => sample.value > 0);
+  return { calls, lines, decisions, samples };
 }
 
-const call = (operation: string) => ({ ownerId: 'sub:alice', envelope, tool: echo, operation, parameters: { text: SECRET }, signal: new AbortController().signal, surface: 'direct' as const });
+const request = (toolName: string, operation: string, parameters: Record<string, unknown>, overrides: Partial<GovernedCallRequest> = {}): GovernedCallRequest => ({
+  surface: 'workflow',
+  ownerId: 'sub:alice',
+  envelope: envelopeOf(['echo', 'writer']),
+  toolName,
+  input: () => ({ operation, parameters }),
+  signal: new AbortController().signal,
+  ...overrides,
+});
 
-describe('the governor decision log', () => {
-  it('logs each decision with owner, tool, operation, surface, verdict and rule, never the parameters', async () => {
-    const { governor, lines } = governorWithLog();
-    await governor.execute(call('say'));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ owner: 'sub:alice', tool: 'echo', operation: 'say', surface: 'direct', verdict: 'allowed', msg: 'tool call governed' });
-    expect(JSON.stringify(lines)).not.toContain(SECRET);
+describe('the governed call: one decision, one line, one sample', () => {
+  it('allows and runs a granted call, logging the decision without the parameters', async () => {
+    const { calls, decisions, samples } = governed([tool('echo')]);
+    await expect(calls.call(request('echo', 'say', { text: SECRET }))).resolves.toMatchObject({ status: 'succeeded', operation: 'say', output: 'ok' });
+    expect(decisions()).toEqual([expect.objectContaining({ owner: 'sub:alice', tool: 'echo', operation: 'say', surface: 'workflow', verdict: 'allowed', denial: null, msg: 'tool call governed' })]);
+    expect(JSON.stringify(decisions())).not.toContain(SECRET);
+    expect(samples()).toEqual([expect.objectContaining({ labels: expect.objectContaining({ tool: 'echo', surface: 'workflow', outcome: 'succeeded' }), value: 1 })]);
   });
 
-  it('redacts an operation name the tool does not declare (model or caller text)', async () => {
-    const { governor, lines } = governorWithLog();
-    governor.authorize(call(`token=${SECRET}`));
-    expect(JSON.stringify(lines)).not.toContain(SECRET);
-    expect(lines[0]).toMatchObject({ operation: 'token=[REDACTED]' });
+  it('denies a tool the envelope does not grant — one it lacks or one nobody offers — as a decision like any other, and never runs it', async () => {
+    let ran = false;
+    const { calls, decisions, samples } = governed([tool('echo'), tool('other', async () => ((ran = true), toolSuccess('ran')))]);
+    await expect(calls.call(request('other', 'say', {}))).resolves.toMatchObject({ status: 'denied', denial: 'not-granted' });
+    await expect(calls.call(request(`nosuch-${SECRET}`, 'say', {}))).resolves.toMatchObject({ status: 'denied', denial: 'not-granted' });
+    expect(ran).toBe(false);
+    expect(decisions()).toEqual([
+      expect.objectContaining({ tool: 'other', operation: 'say', verdict: 'denied', denial: 'not-granted' }),
+      expect.objectContaining({ tool: 'nosuch-[REDACTED]', verdict: 'denied', denial: 'not-granted' }),
+    ]);
+    expect(samples().map((s) => [s.labels['tool'], s.labels['outcome'], s.labels['rule'], s.value])).toEqual([
+      ['other', 'denied', 'not_granted', 1],
+      ['unknown', 'denied', 'not_granted', 1],
+    ]);
+  });
+
+  it('denies a granted tool below an Autonomous ceiling, and one whose parameters carry a secret when it writes', async () => {
+    const { calls, decisions, samples } = governed([tool('echo'), tool('writer', undefined, { isReadOnly: false })]);
+    await expect(calls.call(request('echo', 'say', {}, { envelope: envelopeOf(['echo'], 'Supervised') }))).resolves.toMatchObject({ status: 'denied', denial: 'autonomy' });
+    await expect(calls.call(request('writer', 'say', { text: SECRET }))).resolves.toMatchObject({ status: 'denied', denial: 'data-classification' });
+    expect(decisions().map((d) => [d['tool'], d['verdict'], d['denial']])).toEqual([
+      ['echo', 'denied', 'autonomy'],
+      ['writer', 'denied', 'data-classification'],
+    ]);
+    expect(samples().map((s) => [s.labels['tool'], s.labels['outcome'], s.labels['rule']])).toEqual([
+      ['echo', 'denied', 'autonomy'],
+      ['writer', 'denied', 'data_classification'],
+    ]);
+  });
+
+  it('refuses a call whose operation is undeclared or whose parameters break the schema, after one allowed decision, counting it refused', async () => {
+    let ran = false;
+    const { calls, decisions, samples } = governed([tool('echo', async () => ((ran = true), toolSuccess('ran')))]);
+    await expect(calls.call(request('echo', `shout ${SECRET}`, {}))).resolves.toMatchObject({ status: 'refused', refusal: { kind: 'undeclared-operation', accepted: ['say'] } });
+    await expect(calls.call(request('echo', 'say', { volume: 11 }))).resolves.toMatchObject({ status: 'refused', refusal: { kind: 'invalid-parameters' } });
+    expect(ran).toBe(false);
+    expect(decisions().map((d) => [d['operation'], d['verdict'], d['refusal']])).toEqual([
+      ['shout [REDACTED]', 'allowed', 'undeclared-operation'],
+      ['say', 'allowed', 'invalid-parameters'],
+    ]);
+    expect(samples().map((s) => [s.labels['outcome'], s.value])).toEqual([['refused', 2]]);
   });
 });
 
-describe('the governor running a tool', () => {
-  const failing = (invoke: Tool['invoke'], overrides: Partial<Tool['descriptor']> = {}): Tool => ({ descriptor: { ...echo.descriptor, ...overrides }, invoke });
-
+describe('the governed call running a tool', () => {
   it('turns a tool that throws, synchronously or by rejecting, into the generic failure and logs it with secrets redacted', async () => {
-    const { governor, lines } = governorWithLog();
-    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
-    const thrower = failing(() => {
+    const token = SECRET;
+    const thrower = tool('echo', () => {
       throw new Error(`boom ${token}`);
     });
-    const rejecter = failing(() => Promise.reject(new Error('later boom')));
-    for (const tool of [thrower, rejecter]) {
-      await expect(governor.execute({ ...call('say'), tool })).resolves.toEqual({ status: 'completed', result: { ok: false, error: TOOL_FAILURE_MESSAGE } });
+    const rejecter = tool('writer', () => Promise.reject(new Error('later boom')));
+    const { calls, lines, samples } = governed([thrower, rejecter]);
+    for (const name of ['echo', 'writer']) {
+      await expect(calls.call(request(name, 'say', {}))).resolves.toMatchObject({ status: 'failed', error: TOOL_FAILURE_MESSAGE });
     }
     expect(lines.filter((line) => line['msg'] === 'tool threw')).toHaveLength(2);
     expect(JSON.stringify(lines)).toContain('boom [REDACTED]');
     expect(JSON.stringify(lines)).not.toContain(token);
+    expect(samples().map((s) => s.labels['outcome'])).toEqual(['failed', 'failed']);
   });
 
   it('rejects with the abort reason when the call was aborted while the tool ran', async () => {
-    const { governor } = governorWithLog();
     const controller = new AbortController();
-    const tool = failing(async () => {
-      controller.abort(new Error('cancelled by the caller'));
-      throw new Error('interrupted');
-    });
-    await expect(governor.execute({ ...call('say'), tool, signal: controller.signal })).rejects.toThrow('interrupted');
+    const { calls } = governed([
+      tool('echo', async () => {
+        controller.abort(new Error('cancelled by the caller'));
+        throw new Error('interrupted');
+      }),
+    ]);
+    await expect(calls.call(request('echo', 'say', {}, { signal: controller.signal }))).rejects.toThrow('interrupted');
   });
 
   it('does not start a call that is already cancelled: rejects with the abort reason, the tool never runs', async () => {
-    const { governor } = governorWithLog();
     let ran = false;
-    const tool = failing(async () => {
-      ran = true;
-      return toolSuccess('ran');
-    });
+    const { calls } = governed([tool('echo', async () => ((ran = true), toolSuccess('ran')))]);
     const reason = new Error('run cancelled');
-    await expect(governor.execute({ ...call('say'), tool, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(calls.call(request('echo', 'say', {}, { signal: AbortSignal.abort(reason) }))).rejects.toBe(reason);
     expect(ran).toBe(false);
   });
 
   it('asks a call that says whether it is cancelled, and reads its signal only when the tool does (a direct invocation builds it lazily)', async () => {
-    const { governor } = governorWithLog();
     let signalReads = 0;
     const controller = new AbortController();
-    const lazy = (cancelled: boolean, tool: Tool) => ({
-      ...call('say'),
-      tool,
+    const reader = tool('writer', async (_operation, _parameters, context) => toolSuccess(String(context.signal.aborted)));
+    const { calls } = governed([tool('echo'), reader]);
+    const lazy = (name: string, cancelled: boolean): GovernedCallRequest => ({
+      ...request(name, 'say', {}),
       get signal() {
         signalReads += 1;
         if (cancelled) controller.abort(new Error('gone'));
@@ -103,35 +157,29 @@ describe('the governor running a tool', () => {
       },
       cancelled: () => cancelled,
     });
-    await expect(governor.execute(lazy(false, echo))).resolves.toEqual({ status: 'completed', result: { ok: true, output: 'ok' } });
+    await expect(calls.call(lazy('echo', false))).resolves.toMatchObject({ status: 'succeeded', output: 'ok' });
     expect(signalReads).toBe(0);
-    const reader = failing(async (_operation, _parameters, context) => toolSuccess(String(context.signal.aborted)));
-    await expect(governor.execute(lazy(false, reader))).resolves.toEqual({ status: 'completed', result: { ok: true, output: 'false' } });
+    await expect(calls.call(lazy('writer', false))).resolves.toMatchObject({ status: 'succeeded', output: 'false' });
     expect(signalReads).toBe(1);
-    await expect(governor.execute(lazy(true, echo))).rejects.toThrow('gone');
+    await expect(calls.call(lazy('echo', true))).rejects.toThrow('gone');
   });
 
-  it('denies a tool outside the envelope without running it', async () => {
-    const { governor, lines } = governorWithLog();
-    let ran = false;
-    const other = failing(
-      async () => {
-        ran = true;
-        return toolSuccess('ran');
-      },
-      { name: 'other' },
-    );
-    await expect(governor.execute({ ...call('say'), tool: other })).resolves.toMatchObject({ status: 'denied', denial: 'not-granted' });
-    expect(ran).toBe(false);
-    expect(lines[0]).toMatchObject({ tool: 'other', verdict: 'denied', denial: 'not-granted' });
+  it('offers a direct invocation only directly invocable tools: any other is not granted there', async () => {
+    const { calls, decisions } = governed([tool('echo', undefined, { isDirectlyInvocable: false })]);
+    await expect(calls.call(request('echo', 'say', {}, { surface: 'direct' }))).resolves.toMatchObject({ status: 'denied', denial: 'not-granted' });
+    await expect(calls.call(request('echo', 'say', {}, { surface: 'bundle' }))).resolves.toMatchObject({ status: 'succeeded' });
+    expect(decisions().map((d) => [d['surface'], d['verdict']])).toEqual([
+      ['direct', 'denied'],
+      ['bundle', 'allowed'],
+    ]);
   });
 
   it('runs a tool that is not concurrency-safe one call at a time per owner', async () => {
-    const { governor } = governorWithLog();
     const order: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const serial = failing(
+    const serial = tool(
+      'echo',
       async (_operation, parameters) => {
         order.push(`start ${String(parameters['text'])}`);
         if (parameters['text'] === 'first') await gate;
@@ -140,12 +188,20 @@ describe('the governor running a tool', () => {
       },
       { isConcurrencySafe: false },
     );
-    const first = governor.execute({ ...call('say'), tool: serial, parameters: { text: 'first' } });
-    const second = governor.execute({ ...call('say'), tool: serial, parameters: { text: 'second' } });
+    const { calls } = governed([serial]);
+    const first = calls.call(request('echo', 'say', { text: 'first' }));
+    const second = calls.call(request('echo', 'say', { text: 'second' }));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(order).toEqual(['start first']);
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['start first', 'end first', 'start second', 'end second']);
+  });
+
+  it('runs a granted, checked call through the surface’s own execution when it brings one', async () => {
+    const { calls, decisions } = governed([tool('echo', async () => toolSuccess('the tool'))]);
+    const outcome = await calls.call(request('echo', 'say', { text: 'q' }), async (_tool, input) => toolSuccess(`read ${String(input.parameters['text'])}`));
+    expect(outcome).toMatchObject({ status: 'succeeded', output: 'read q' });
+    expect(decisions()).toHaveLength(1);
   });
 });

@@ -2,7 +2,8 @@
 // Every field is the framework's own: the owner id the authenticator derived, the tool and operation
 // names from the registry's descriptors (the governor only uses this line when the operation is one
 // the tool declares), the surface, the verdict, the envelope rule or fixed denial text, the denial
-// category, where the envelope came from and the request id (X-Request-Id rules). Never the parameters.
+// category, what refused an allowed call's arguments (if anything did), where the envelope came from
+// and the request id (X-Request-Id rules). Never the parameters.
 import { FrameworkLogLine } from '../platform/log/index.js';
 
 export class GovernorDecisionLine extends FrameworkLogLine {
@@ -19,6 +20,8 @@ export class GovernorDecisionLine extends FrameworkLogLine {
     /** Where the envelope came from: subject, roles, default or anonymous. */
     readonly envelope: string,
     readonly reqId: string | null,
+    /** An allowed call refused for its arguments: undeclared-operation or invalid-parameters; else null. */
+    readonly refusal: string | null = null,
   ) {
     super();
   }

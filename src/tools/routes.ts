@@ -1,12 +1,9 @@
 // HTTP edge of the tool plane: catalog, describe, direct invocation. Validates, calls the service,
 // maps the result. The invoke body is validated inside the service, after the gates, so a caller
 // without the role learns nothing from a malformed body (403 before 400).
-import { resolveEnvelope } from '../platform/envelope/index.js';
 import { principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
-import { ProblemError } from '../platform/problems/index.js';
-import type { EnvelopesConfig } from '../platform/config/types.js';
-import { toCatalogEntry, toDescription } from './catalog-entry.js';
-import { invokeTool, TOOL_NOT_FOUND_DETAIL, type InvokeDependencies } from './invoke-service.js';
+import type { CatalogService } from './catalog-service.js';
+import { invokeTool, type InvokeDependencies } from './invoke-service.js';
 import type { OnClientGone } from './invocation-deadline.js';
 import {
   ToolCatalogEntrySchema,
@@ -18,13 +15,11 @@ import {
   MAX_TIMEOUT_SECONDS,
   type ToolInvocationRequest,
 } from './schemas.js';
-import type { ToolRegistry } from './registry.js';
 import { Compile } from 'typebox/compile';
 import type { ServerResponse } from 'node:http';
 
 export interface ToolRoutesOptions extends InvokeDependencies {
-  readonly registry: ToolRegistry;
-  readonly envelopes: EnvelopesConfig;
+  readonly catalog: CatalogService;
 }
 
 const invokeRequest = Compile(ToolInvocationRequestSchema);
@@ -61,11 +56,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         response: { 200: ToolCatalogResponseSchema, ...problemResponses(401, 429) },
       },
     },
-    async (request) => {
-      const envelope = resolveEnvelope(options.envelopes, principalOf(request));
-      const tools = await options.registry.granted(envelope, AbortSignal.timeout(10_000));
-      return { tools: tools.map(toCatalogEntry) };
-    },
+    async (request) => options.catalog.list(principalOf(request)),
   );
 
   app.get(
@@ -80,12 +71,7 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         response: { 200: ToolDescriptionSchema, ...problemResponses(401, 404, 429) },
       },
     },
-    async (request) => {
-      const envelope = resolveEnvelope(options.envelopes, principalOf(request));
-      const tool = await options.registry.findGranted(envelope, request.params.name, AbortSignal.timeout(10_000));
-      if (tool === undefined) throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
-      return toDescription(tool);
-    },
+    async (request) => options.catalog.describe(principalOf(request), request.params.name),
   );
 
   app.post(

@@ -1,8 +1,9 @@
-// The tool-call counters and duration histogram, bound per tool object and surface the first time a
-// pair is seen (then kept as long as the tool is), so counting a call costs two map lookups: no label
-// strings per call. Outcome children are bound lazily, so tools never called add nothing to /metrics.
+// The tool-call counters and duration histogram, bound per tool name and surface the first time a pair
+// is seen, so counting a call costs two map lookups: no label strings per call. Outcome children are
+// bound lazily, so tools never called add nothing to /metrics. Tool names come from the registry
+// (a name nobody offers is counted as `unknown`), so the label set stays bounded.
 import type { CounterChild, HistogramChild, ServiceMetrics, ToolCallOutcome } from '../platform/metrics/index.js';
-import type { GovernorDenial } from './governor.js';
+import type { GovernorDenial } from './governed-call.js';
 import type { Tool } from './tool.js';
 
 /** The `rule` label of a denied call. */
@@ -11,6 +12,9 @@ const DENIAL_RULE: Readonly<Record<GovernorDenial, string>> = {
   autonomy: 'autonomy',
   'data-classification': 'data_classification',
 };
+
+/** The tool label of a call whose tool no one offers. */
+const UNKNOWN_TOOL = 'unknown';
 
 class Bindings {
   readonly #outcomes = new Map<string, CounterChild>();
@@ -37,23 +41,28 @@ class Bindings {
 
 export class ToolCallMetrics {
   readonly #metrics: ServiceMetrics;
-  readonly #byTool = new WeakMap<Tool, Map<string, Bindings>>();
+  readonly #byTool = new Map<string, Map<string, Bindings>>();
 
   constructor(metrics: ServiceMetrics) {
     this.#metrics = metrics;
   }
 
-  denied(tool: Tool, surface: string, denial: GovernorDenial): void {
-    this.#for(tool, surface).outcome('denied', denial).inc();
+  /** `tool` is the offered tool's name, or null for a name no one offers. */
+  denied(tool: string | null, surface: string, denial: GovernorDenial): void {
+    this.#for(tool ?? UNKNOWN_TOOL, surface).outcome('denied', denial).inc();
   }
 
-  completed(tool: Tool, surface: string, outcome: Exclude<ToolCallOutcome, 'denied'>, seconds: number): void {
-    const bindings = this.#for(tool, surface);
+  refused(tool: Tool, surface: string): void {
+    this.#for(tool.descriptor.name, surface).outcome('refused').inc();
+  }
+
+  completed(tool: Tool, surface: string, outcome: Exclude<ToolCallOutcome, 'denied' | 'refused'>, seconds: number): void {
+    const bindings = this.#for(tool.descriptor.name, surface);
     bindings.outcome(outcome).inc();
     bindings.duration.observe(seconds);
   }
 
-  #for(tool: Tool, surface: string): Bindings {
+  #for(tool: string, surface: string): Bindings {
     let bySurface = this.#byTool.get(tool);
     if (bySurface === undefined) {
       bySurface = new Map();
@@ -61,7 +70,7 @@ export class ToolCallMetrics {
     }
     let bindings = bySurface.get(surface);
     if (bindings === undefined) {
-      bindings = new Bindings(this.#metrics, tool.descriptor.name, surface);
+      bindings = new Bindings(this.#metrics, tool, surface);
       bySurface.set(surface, bindings);
     }
     return bindings;

@@ -1,6 +1,8 @@
 // The contract every tool implements, built in or from an MCP server. Tools report their own
 // failures as data (`ok: false`), never by throwing; a throw is a programming error and the caller
-// turns it into a generic failure. Tools never see HTTP, tokens or envelopes.
+// turns it into a generic failure. Tools never see HTTP or tokens; only a tool that runs an agent
+// reads the calling conversation's envelope, to run it under the same one.
+import type { EffectiveEnvelope, ResolvedEnvelope } from '../platform/envelope/index.js';
 
 export type RiskTier = 'Trivial' | 'Low' | 'Medium' | 'High' | 'Critical';
 export const riskTiers: readonly RiskTier[] = ['Trivial', 'Low', 'Medium', 'High', 'Critical'];
@@ -33,6 +35,20 @@ export interface ToolCallContext {
   readonly ownerId: string;
   /** Aborted on deadline, cancellation or shutdown; tools must stop promptly. */
   readonly signal: AbortSignal;
+  /** The conversation that made the call, when an agent did (`delegate_task` runs its sub-agent under it). */
+  readonly conversation?: ConversationScope | undefined;
+}
+
+/** What a tool call made by an agent carries about the conversation that made it. */
+export interface ConversationScope {
+  /** The envelope the conversation runs under (a sub-agent runs under the same one). */
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  /** 0 for a bundle's own agent, 1 for its sub-agent, … */
+  readonly depth: number;
+  /** Tokens the conversation may still spend (its budget less its own and its sub-agents' usage). */
+  remainingTokens(): number;
+  /** Adds a sub-agent's usage to the conversation's. */
+  addUsage(usage: { readonly inputTokens: number; readonly outputTokens: number }): void;
 }
 
 export type ToolResult =

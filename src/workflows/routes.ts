@@ -4,12 +4,10 @@
 // workflows-read for list, get, poll, stream. Definition bodies may be up to 2 MiB.
 import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from 'typebox/compile';
-import type { EnvelopesConfig } from '../platform/config/types.js';
-import { resolveEnvelope } from '../platform/envelope/index.js';
 import type { AuditLog } from '../platform/audit/index.js';
 import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
 import type { SharedSlots } from '../platform/rate-limit/index.js';
-import { openSseStream, type SseStream } from '../platform/sse/index.js';
+import { openSseStream, type OpenStreams } from '../platform/sse/index.js';
 import { detailView, listView, runStatusUrl, submitView, workflowLocation } from './definition-views.js';
 import { streamCeilingReached } from './problems.js';
 import {
@@ -38,16 +36,17 @@ import { sseFrameSink } from './streams/sse-frame-sink.js';
 
 export interface WorkflowRoutesOptions {
   readonly service: WorkflowService;
-  readonly envelopes: EnvelopesConfig;
   /** Open progress streams, per owner (across instances) and host-wide (503 beyond). */
   readonly streamSlots: SharedSlots;
   readonly watcherBufferFrames: number;
   readonly maxDefinitionBytes: number;
   readonly heartbeatMs?: number;
-  /** Every open stream and the promise of its end, so shutdown can let them finish, then end the rest. */
-  readonly openStreams: Map<SseStream, Promise<void>>;
-  /** The audit trail: a started run's envelope and every approval answered, with the request id. */
+  /** The progress streams open here; shutdown finishes them. */
+  readonly streams: OpenStreams;
+  /** The audit trail: every approval answered, with the request id. */
   readonly audit: AuditLog;
+  /** Progress streams that wait for the storage or end early say so here. */
+  readonly log: { warn(details: object, message: string): void; info(details: object, message: string): void };
 }
 
 const TAGS = ['Workflows'];
@@ -158,9 +157,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       if (body !== undefined && !startRequest.Check(body)) {
         throw validationProblem('body', [...startRequest.Errors(body)].map((e) => ({ ...e })));
       }
-      const envelope = resolveEnvelope(options.envelopes, principal);
-      const run = await service.runs.start({ ownerId: principal.ownerId, envelope }, request.params.workflowId, body?.input);
-      options.audit.envelopeResolved(principal.ownerId, 'workflow', envelope, { jobId: run.jobId, reqId: request.id });
+      const run = await service.runs.start(principal, request.params.workflowId, body?.input, request.id);
       const statusUrl = runStatusUrl(run.workflowId, run.jobId);
       return reply.code(202).header('location', statusUrl).send({ jobId: run.jobId, statusUrl });
     },
@@ -291,15 +288,13 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
         maxBufferedBytes: Number.MAX_SAFE_INTEGER,
         onError: (err) => logDebug(request.log, err),
       });
-      const serving = serveProgressStream(service.store, { ownerId: principal.ownerId, jobId: request.params.jobId }, sseFrameSink(sse, reply.raw), {
-        bufferFrames: options.watcherBufferFrames,
-        lastEventId: parseLastEventId(request.headers['last-event-id']),
-      });
-      options.openStreams.set(sse, serving);
+      const run = { ownerId: principal.ownerId, jobId: request.params.jobId };
+      const lastEventId = parseLastEventId(request.headers['last-event-id']);
       try {
-        await serving;
+        await options.streams.serve((finish) =>
+          serveProgressStream(service.store, run, sseFrameSink(sse, reply.raw), { bufferFrames: options.watcherBufferFrames, lastEventId, finish, log: options.log }),
+        );
       } finally {
-        options.openStreams.delete(sse);
         lease.release();
       }
     },

@@ -6,19 +6,21 @@ import type { Logger } from '../platform/log/index.js';
 import type { WorkflowsConfig } from '../platform/config/types.js';
 import type { Storage } from '../platform/storage/index.js';
 import type { RunEngine } from '../runs/index.js';
+import type { AccessPolicy } from '../platform/access/index.js';
 import { DefinitionStore } from './definition/definition-store.js';
 import { DefinitionService } from './definition-service.js';
 import type { Timers } from './engine/timers.js';
-import { RunExecutor } from './runs/run-executor.js';
-import { RunService } from './runs/run-service.js';
-import { RunStore } from './runs/run-store.js';
+import { WorkflowRunExecutor } from './runs/workflow-run-executor.js';
+import { WorkflowRunService } from './runs/workflow-run-service.js';
+import { WorkflowRunStore } from './runs/workflow-run-store.js';
 import type { StepRunnerDependencies } from './steps/create-step-runners.js';
-import { workflowRunKind } from './workflow-run-kind.js';
+import { workflowRunKind } from './runs/workflow-run-kind.js';
 
 export interface WorkflowServiceDependencies {
   readonly config: WorkflowsConfig;
   readonly storage: Storage;
   readonly engine: RunEngine;
+  readonly access: AccessPolicy;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly timers: Timers;
@@ -29,17 +31,17 @@ export interface WorkflowServiceDependencies {
 
 export interface WorkflowService {
   readonly definitions: DefinitionService;
-  readonly runs: RunService;
+  readonly runs: WorkflowRunService;
   /** Where runs are kept (streams read their journals). */
-  readonly store: RunStore;
+  readonly store: WorkflowRunStore;
 }
 
 export function createWorkflowService(deps: WorkflowServiceDependencies): WorkflowService {
   const { config, clock, ids, storage, engine } = deps;
   const store = new DefinitionStore({ storage });
-  const runStore = new RunStore({ storage, recordTtlMs: config.runRecordTtlMs });
-  const executor = new RunExecutor({ runs: runStore, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger, durable: storage.durable });
-  engine.register(workflowRunKind({ runs: runStore, executor, maxConcurrent: config.maxConcurrentRuns, durable: storage.durable }));
+  const runStore = new WorkflowRunStore({ storage, recordTtlMs: config.runRecordTtlMs });
+  const executor = new WorkflowRunExecutor({ runs: runStore, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
+  engine.register(workflowRunKind({ runs: runStore, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
   const definitions = new DefinitionService({
     store,
     hasLiveRun: (owner, workflowId) => runStore.hasLiveRun(owner, workflowId),
@@ -50,11 +52,11 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
     hasIndex: deps.hasIndex,
     tools: deps.steps,
   });
-  const runs = new RunService({
+  const runs = new WorkflowRunService({
     definitions: store,
     runs: runStore,
-    executor,
     engine,
+    access: deps.access,
     clock,
     ids,
     logger: deps.logger,

@@ -24,7 +24,7 @@ export interface ConsoleServer {
 export async function startConsoleServer(settings: Record<string, unknown>, environment = 'Development'): Promise<ConsoleServer> {
   if (!existsSync(join(defaultConsoleRoot(), 'index.html'))) throw new Error('dist/console is missing: run `npm run build` before the browser tests');
   const { config, dir } = await loadTestConfig({ settings, environment });
-  const app = await buildApp({ config, logger: createLogger({ level: 'silent' }) });
+  const { app } = await buildApp({ config, logger: createLogger({ level: 'silent' }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');

@@ -1,10 +1,10 @@
-// The storage port's contract, written once and run against every provider (memory here, PostgreSQL
-// in postgres/): a provider is correct when these pass. Time is a ManualClock the provider was built
-// with, so expiry and leases are driven without sleeps.
+// The storage port's contract, written once and run against every provider (Memory and PostgreSQL,
+// from their test files beside the providers): a provider is correct when these pass. Time is a
+// ManualClock the provider was built with, so expiry and leases are driven without sleeps. A test
+// suite, not product code: it lives under test/ and never reaches dist/.
 import { describe, expect, it, beforeEach, afterEach } from 'vitest';
-import type { ManualClock } from '../../clock/index.js';
-import type { Storage } from '../storage.js';
-import { InvalidCursorError } from '../list-cursor.js';
+import type { ManualClock } from '../../src/platform/clock/index.js';
+import { InvalidCursorError, type Storage } from '../../src/platform/storage/index.js';
 
 export interface ContractSubject {
   readonly storage: Storage;
@@ -28,7 +28,12 @@ async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3
   }
 }
 
-export function describeStorageContract(provider: string, create: () => Promise<ContractSubject>, options: { readonly peers: boolean }): void {
+export interface ContractOptions {
+  /** The provider is shared by several instances (a peer can be opened; blobs are kept for them). */
+  readonly peers: boolean;
+}
+
+export function describeStorageContract(provider: string, create: () => Promise<ContractSubject>, options: ContractOptions): void {
   describe(`storage contract: ${provider}`, () => {
     let subject: ContractSubject;
     let storage: Storage;
@@ -365,13 +370,30 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(slots.filter((s) => s !== null)).toHaveLength(4);
       });
 
-      it('keeps blobs per owner and gives back the same bytes', async () => {
+      it.runIf(options.peers)('keeps blobs per owner for other instances and gives back the same bytes', async () => {
         const bytes = Buffer.from([0, 1, 2, 255, 254]);
-        await storage.blobs.put('alice', 'b1', bytes);
+        await storage.blobs.put('alice', 'b1', async () => bytes);
         expect(await storage.blobs.get('alice', 'b1')).toEqual(bytes);
+        expect(await subject.peer?.blobs.get('alice', 'b1')).toEqual(bytes);
         expect(await storage.blobs.get('mallory', 'b1')).toBeUndefined();
         expect(await storage.blobs.delete('alice', 'b1')).toBe(true);
         expect(await storage.blobs.get('alice', 'b1')).toBeUndefined();
+      });
+
+      it.runIf(!options.peers)('keeps no blobs when no other instance shares the storage, and never reads their bytes', async () => {
+        let read = false;
+        await storage.blobs.put('alice', 'b1', async () => {
+          read = true;
+          return Buffer.from([1]);
+        });
+        expect(read).toBe(false);
+        expect(await storage.blobs.get('alice', 'b1')).toBeUndefined();
+      });
+
+      it('judges time by its clock: the clock it was given, driving expiry', async () => {
+        const before = storage.clock.now();
+        clock.advance(5_000);
+        expect(storage.clock.now() - before).toBe(5_000);
       });
 
       it('answers ready while the backing store is reachable', async () => {

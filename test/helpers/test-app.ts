@@ -43,7 +43,7 @@ export async function loadTestConfig(options: TestAppOptions): Promise<{ config:
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { config, dir } = await loadTestConfig(options);
   const own = options.deps?.storage === undefined ? await openTestStorage(options.deps?.clock) : undefined;
-  const app = await buildApp({ config, logger: createLogger({ level: 'silent' }), ...options.deps, ...(own ? { storage: own.storage } : {}) });
+  const { app } = await buildApp({ config, logger: createLogger({ level: 'silent' }), ...options.deps, ...(own ? { storage: own.storage } : {}) });
   await app.ready();
   return {
     app,

@@ -4,6 +4,7 @@
 import { systemClock, type Clock } from '../../src/platform/clock/index.js';
 import { createMemoryStorage, createPostgresStorage, type Storage } from '../../src/platform/storage/index.js';
 import { freshPostgres } from './postgres.js';
+import { keptBlobs } from './kept-blobs.js';
 
 export const TEST_STORAGE: 'Memory' | 'Postgres' = process.env.PORTCULLIS_TEST_STORAGE === 'Postgres' ? 'Postgres' : 'Memory';
 
@@ -22,7 +23,10 @@ export async function openTestStorage(clock: Clock = systemClock): Promise<TestS
     return { storage, dispose: () => storage.close() };
   }
   const database = freshPostgres('it');
-  const storage = await createPostgresStorage({ clock, connectionString: database.connectionString, schema: database.schema, maxConnections: 4, log: silent });
+  // A test that drives time with its own clock makes that clock the database's; otherwise the
+  // database's own clock judges, as in production.
+  const clockSource = clock === systemClock ? 'database' : 'injected';
+  const storage = await createPostgresStorage({ clock, clockSource, connectionString: database.connectionString, schema: database.schema, maxConnections: 4, log: silent });
   return {
     storage,
     dispose: async () => {
@@ -34,9 +38,9 @@ export async function openTestStorage(clock: Clock = systemClock): Promise<TestS
 
 /**
  * A storage several apps share as instances of one deployment: PostgreSQL as it is, or a Memory
- * storage that calls itself durable (so the apps behave as they would on a shared database).
+ * storage that calls itself durable and keeps blobs (so the apps behave as they would on a shared database).
  */
 export async function openSharedTestStorage(clock: Clock = systemClock): Promise<TestStorage> {
   const opened = await openTestStorage(clock);
-  return TEST_STORAGE === 'Memory' ? { storage: { ...opened.storage, durable: true }, dispose: () => opened.dispose() } : opened;
+  return TEST_STORAGE === 'Memory' ? { storage: { ...opened.storage, durable: true, blobs: keptBlobs() }, dispose: () => opened.dispose() } : opened;
 }

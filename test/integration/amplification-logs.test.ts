@@ -51,7 +51,7 @@ describe('log amplification', () => {
         const run = await settled(t.app, handle, await startJob(t.app, handle, { userMessages: ['fetch it'] }));
         probe.sample();
         expect(run).toMatchObject({ status: 'Succeeded', result: { totalToolInvocations: 1 } });
-        const failure = lines.find((line) => line.includes('bundle tool call failed') || line.includes('bundle tool call refused'));
+        const failure = lines.find((line) => (line.includes('tool call failed') || line.includes('tool call refused')) && line.includes('"surface":"bundle"'));
         expect(failure).toContain('more characters]');
         expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(32 * 1024);
       }

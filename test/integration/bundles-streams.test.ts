@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatModel } from '../../src/models/index.js';
+import { TEST_STORAGE } from '../helpers/test-storage.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import {
@@ -292,7 +293,7 @@ describe('ending a stream early', () => {
     });
   });
 
-  it('ends every open stream with RUN_ERROR when the host shuts down', async () => {
+  it('ends every open stream with RUN_ERROR when the host shuts down: the run cancelled on Memory, left for another instance (the host stopped) on a shared storage', async () => {
     const model = gatedModel();
     const t = await buildTestApp({ settings: bundleSettings(join(base, `root-${++roots}`)), deps: { chatModel: model } });
     const url = await listen(t.app);
@@ -303,7 +304,8 @@ describe('ending a stream early', () => {
     await stream.ended;
     const frames = stream.frames();
     expect(frames[0]).toMatchObject({ type: 'RUN_STARTED' });
-    expect(frames.at(-1)).toEqual({ type: 'RUN_ERROR', message: 'The run was cancelled.' });
+    const message = TEST_STORAGE === 'Memory' ? 'The run was cancelled.' : 'The host executing this run stopped.';
+    expect(frames.at(-1)).toEqual({ type: 'RUN_ERROR', message });
     expect(model.aborted).toBe(1);
   });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
     configFiles: [],
   });
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const app = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }) });
+  const { app } = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }) });
   await app.ready();
   t = { app, config: loaded.config, dir, close: () => app.close() };
 });

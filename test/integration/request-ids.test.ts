@@ -67,7 +67,7 @@ describe('X-Request-Id', () => {
 
   it('answers a request that arrives while the service closes with a 503 problem carrying its id', async () => {
     const { config } = await loadTestConfig({});
-    const app = await buildApp({ config, logger: createLogger({ level: 'silent' }) });
+    const { app } = await buildApp({ config, logger: createLogger({ level: 'silent' }) });
     let answer: InjectedResponse | undefined;
     app.addHook('onClose', async () => {
       // app.inject refuses once closing began; a request on a connection still open reaches the handler.

@@ -117,16 +117,26 @@ describe('the workflow run state table', () => {
   });
 
   it('Queued → cancel: Cancelled at once with stopped true, nothing runs', async () => {
-    const workflowId = await submit(t.app, chain('queued-cancel', toolStep('a')));
-    const { statusUrl } = await start(t.app, workflowId);
-    const res = await cancel(statusUrl);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ stopped: true, withdrawnApprovals: 0 });
-    const run = await poll(t.app, statusUrl);
-    expect(run).toMatchObject({ status: 'Cancelled', error: 'The run was cancelled.', startedAt: null });
-    expect(run.completedAt).toEqual(expect.any(String));
-    expect(run.steps[0].status).toBe('Pending');
-    await start(t.app, workflowId).then((next) => pollUntil(t.app, next.statusUrl, isFinal));
+    // One run at a time on this host, and that one held: the next stays Queued, whatever the storage's speed.
+    const one = await buildTestApp({ settings: workflowSettings({ Workflows: { MaxConcurrentRuns: 1 } }), deps: { clock, chatModel } });
+    try {
+      const busy = await start(one.app, await submit(one.app, chain('busy', llmStep('wait', 'hold: busy'))));
+      await until(() => held.calls.length === 1);
+      const workflowId = await submit(one.app, chain('queued-cancel', toolStep('a')));
+      const { statusUrl } = await start(one.app, workflowId);
+      const res = await one.app.inject({ method: 'DELETE', url: statusUrl });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ stopped: true, withdrawnApprovals: 0 });
+      const run = await poll(one.app, statusUrl);
+      expect(run).toMatchObject({ status: 'Cancelled', error: 'The run was cancelled.', startedAt: null });
+      expect(run.completedAt).toEqual(expect.any(String));
+      expect(run.steps[0].status).toBe('Pending');
+      held.calls.shift()!.release('done');
+      await pollUntil(one.app, busy.statusUrl, isFinal);
+      await start(one.app, workflowId).then((next) => pollUntil(one.app, next.statusUrl, isFinal));
+    } finally {
+      await one.close();
+    }
   });
 
   it('Running → cancel: signalled with stopped false, the abort reaches the model call, the run ends Cancelled', async () => {

@@ -1,19 +1,16 @@
 // Runs one agent conversation for a bundle run or a delegated sub-agent: the tools offered are the
-// effective set (grant ∩ request), every call goes through the governor, and `delegate_task` runs a
-// host agent under the SAME envelope one level deeper (at most MAX_DELEGATION_DEPTH levels), with no
-// more tokens than the delegating conversation has left. With no chat model configured the
-// conversation fails with a caller-safe error; the run itself succeeds.
+// effective set (grant ∩ request ∩, for a sub-agent, its host agent's allowed-tools), every call the
+// model asks for is one governed call on the bundle surface, and `delegate_task` runs a host agent
+// under the SAME envelope one level deeper (at most MAX_DELEGATION_DEPTH levels), with no more tokens
+// than the delegating conversation has left — found through the calling conversation's scope, which
+// travels on the tool call's context. With no chat model configured the conversation fails with a
+// caller-safe error; the run itself succeeds.
 import { runConversation, type AgentEvent, type ConversationOutcome } from '../../agent/index.js';
 import type { ChatMessage, ChatModel } from '../../models/index.js';
 import type { IdGenerator } from '../../platform/clock/index.js';
-import { decideTool, narrowEnvelope, type EffectiveEnvelope } from '../../platform/envelope/index.js';
-import {
-  DELEGATE_UNAVAILABLE,
-  type DelegateRunner,
-} from '../../tools/builtin/index.js';
-import { toolFailure, toolSuccess, type ParameterValidator, type ToolGovernor, type ToolRegistry } from '../../tools/index.js';
-import type { DelegationScopes, UsageTally } from './delegation-scopes.js';
-import { governedExecuteTool } from './governed-execute-tool.js';
+import { narrowFurther, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
+import { DELEGATE_UNAVAILABLE, type DelegateRunner } from '../../tools/builtin/index.js';
+import { agentToolExecutor, toolFailure, toolSuccess, type ConversationScope, type GovernedCalls } from '../../tools/index.js';
 import type { HostAgents } from './host-agents.js';
 import { NO_CHAT_MODEL_ERROR } from '../runs/run-errors.js';
 import { toAgentTool } from './to-agent-tool.js';
@@ -26,7 +23,7 @@ export const NO_BUDGET_TO_DELEGATE = 'The conversation has no token budget left 
 
 export interface ConverseInput {
   readonly ownerId: string;
-  readonly envelope: EffectiveEnvelope;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
   /** A host agent's own allowed-tools, narrowing further (null: none). */
   readonly narrowTo?: readonly string[] | null;
   readonly systemPrompt: string;
@@ -41,12 +38,9 @@ export interface ConverseInput {
 
 export interface AgentRuntimeOptions {
   readonly chatModel: ChatModel | null;
-  readonly registry: ToolRegistry;
-  readonly governor: ToolGovernor;
-  readonly validator: ParameterValidator;
+  readonly calls: GovernedCalls;
   readonly ids: IdGenerator;
   readonly hostAgents: HostAgents;
-  readonly scopes: DelegationScopes;
   readonly limits: {
     readonly maxModelCallsPerTurn: number;
     readonly frameCeilingBytes: number;
@@ -65,15 +59,22 @@ export class AgentRuntime {
 
   /** The conversation's outcome; `usage` includes every sub-agent it delegated to. */
   async converse(input: ConverseInput): Promise<ConversationOutcome> {
-    const { chatModel, registry, limits } = this.#options;
+    const { chatModel, calls, limits } = this.#options;
     if (chatModel === null) return noModelOutcome();
-    const narrowed = input.narrowTo ? narrowEnvelope(input.envelope.grant, input.narrowTo) : null;
-    const tools = (await registry.granted(input.envelope, input.signal)).filter(
-      (tool) => narrowed === null || decideTool(narrowed, tool.descriptor.name).allowed,
-    );
+    // A sub-agent narrows further by its host agent's own allowed-tools: offered and governed alike.
+    const envelope = input.narrowTo ? narrowFurther(input.envelope, input.narrowTo) : input.envelope;
+    const tools = await calls.registry.granted(envelope, input.signal);
     const delegated: UsageTally = { inputTokens: 0, outputTokens: 0 };
     const own: UsageTally = { inputTokens: 0, outputTokens: 0 };
-    const remainingTokens = (): number => input.tokenBudget - total(own) - total(delegated);
+    const conversation: ConversationScope = {
+      envelope: input.envelope,
+      depth: input.depth,
+      remainingTokens: () => input.tokenBudget - total(own) - total(delegated),
+      addUsage: (usage) => {
+        delegated.inputTokens += usage.inputTokens;
+        delegated.outputTokens += usage.outputTokens;
+      },
+    };
     const outcome = await runConversation({
       model: tallyUsage(chatModel, own),
       systemPrompt: input.systemPrompt,
@@ -81,14 +82,7 @@ export class AgentRuntime {
       userMessages: input.userMessages,
       maxTurns: input.maxTurns,
       tools: tools.map(toAgentTool),
-      executeTool: governedExecuteTool({
-        tools,
-        scope: { ownerId: input.ownerId, envelope: input.envelope, depth: input.depth, usage: delegated, remainingTokens },
-        scopes: this.#options.scopes,
-        governor: this.#options.governor,
-        validator: this.#options.validator,
-        log: this.#options.log,
-      }),
+      executeTool: agentToolExecutor({ calls, surface: 'bundle', ownerId: input.ownerId, envelope, conversation, log: this.#options.log }),
       limits: {
         maxModelCallsPerTurn: limits.maxModelCallsPerTurn,
         lifetimeTokenBudget: input.tokenBudget,
@@ -110,7 +104,7 @@ export class AgentRuntime {
 
   /** What `delegate_task.run` does on this host (bound once at start-up). */
   readonly delegate: DelegateRunner = async (agent, task, context) => {
-    const scope = this.#options.scopes.find(context.signal);
+    const scope = context.conversation;
     if (scope === undefined) return toolFailure(DELEGATE_UNAVAILABLE);
     if (scope.depth >= MAX_DELEGATION_DEPTH) return toolFailure(DELEGATION_TOO_DEEP);
     const host = await this.#options.hostAgents.find(agent);
@@ -119,7 +113,7 @@ export class AgentRuntime {
     const tokenBudget = Math.min(scope.remainingTokens(), this.#options.limits.maxLifetimeTokens);
     if (tokenBudget <= 0) return toolFailure(NO_BUDGET_TO_DELEGATE);
     const outcome = await this.converse({
-      ownerId: scope.ownerId,
+      ownerId: context.ownerId,
       envelope: scope.envelope,
       narrowTo: host.manifest.allowedTools,
       systemPrompt: host.systemPrompt,
@@ -131,11 +125,15 @@ export class AgentRuntime {
       signal: context.signal,
       emit: () => undefined,
     });
-    scope.usage.inputTokens += outcome.usage.inputTokens;
-    scope.usage.outputTokens += outcome.usage.outputTokens;
+    scope.addUsage(outcome.usage);
     if (!outcome.conversationSucceeded) return toolFailure(outcome.conversationError ?? 'The sub-agent failed.');
     return toolSuccess(outcome.finalResponse);
   };
+}
+
+interface UsageTally {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 const total = (usage: UsageTally): number => usage.inputTokens + usage.outputTokens;

@@ -4,10 +4,10 @@ import type { RunStream } from '../runs/run-stream.js';
 
 export function onThread(stream: RunStream, threadId: string): RunStream {
   return {
-    cancel: () => stream.cancel(),
+    cancel: (reason) => stream.cancel(reason),
     release: () => stream.release(),
-    frames: async function* (signal) {
-      for await (const logged of stream.frames(signal)) {
+    frames: async function* (signal, finish) {
+      for await (const logged of stream.frames(signal, finish)) {
         const { event } = logged;
         yield event.type === 'RUN_STARTED' || event.type === 'RUN_FINISHED' ? { ...logged, event: { ...event, threadId } } : logged;
       }

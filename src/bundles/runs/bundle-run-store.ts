@@ -1,45 +1,48 @@
 // Bundle runs in the storage port: owned by the starting caller and scoped to their handle, so a run
 // read by another caller or under another handle is the same miss as one that never existed. Live runs
 // carry a lease (the executing instance's, or the stream reservation's until a stream claims it); a
-// terminal run drops its lease and stays pollable for RunRecordTtl, even after its handle is gone.
+// terminal run drops its lease and stays pollable for RunRecordTtl, even after its handle is gone. Its
+// frames are the run's journal events (written by the run engine's live run).
 import { LRUCache } from 'lru-cache';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { InsertResult, RecordKey, Storage, StoredRecord } from '../../platform/storage/index.js';
-import { isTerminal, type BundleRunRecord, type LiveRunRecord, type QueuedRun } from './run-record.js';
+import { isTerminal, type BundleRunRecord, type QueuedRun } from './run-record.js';
 
 export const RUN_COLLECTION = 'bundle-run';
 export const LIVE_STATES: readonly string[] = ['Queued', 'Running'];
 /** The lease holder of a run reserved for a stream until a stream claims it. */
 export const STREAM_RESERVATION = 'stream-reservation';
 
-export function runKey(run: Pick<BundleRunRecord, 'ownerId' | 'jobId'>): RecordKey {
+export function bundleRunKey(run: Pick<BundleRunRecord, 'ownerId' | 'jobId'>): RecordKey {
   return { collection: RUN_COLLECTION, ownerId: run.ownerId, id: run.jobId };
 }
 
-/** Finished runs kept in this process (a durable storage's reads are round trips; a finished run never changes). */
+/** Finished runs kept in this process (a storage read may be a round trip; a finished run never changes). */
 const FINISHED_CACHE_ENTRIES = 10_000;
 
-export class RunStore {
+export class BundleRunStore {
   readonly #storage: Storage;
-  readonly #terminalTtlMs: number;
   readonly #clock: { now(): number };
-  /** owner + job id → a finished run and when its record expires; only on a durable storage. */
-  readonly #finished: LRUCache<string, { readonly run: BundleRunRecord; readonly expiresAt: number }> | null;
+  /** owner + job id → a finished run and when its record expires. */
+  readonly #finished = new LRUCache<string, { readonly run: BundleRunRecord; readonly expiresAt: number }>({ max: FINISHED_CACHE_ENTRIES });
 
-  constructor(options: { readonly storage: Storage; readonly runRecordTtlMs: number; readonly clock: { now(): number } }) {
+  constructor(options: { readonly storage: Storage; readonly clock: { now(): number } }) {
     this.#storage = options.storage;
-    this.#terminalTtlMs = options.runRecordTtlMs;
     this.#clock = options.clock;
-    this.#finished = options.storage.durable ? new LRUCache({ max: FINISHED_CACHE_ENTRIES }) : null;
+  }
+
+  /** Where the runs' frames are. */
+  get journal(): Storage['journal'] {
+    return this.#storage.journal;
   }
 
   async find(owner: Owner, handle: string, jobId: string): Promise<BundleRunRecord | undefined> {
     const cacheKey = `${owner.ownerId}\u0000${jobId}`;
-    const cached = this.#finished?.get(cacheKey);
+    const cached = this.#finished.get(cacheKey);
     if (cached !== undefined && cached.expiresAt > this.#clock.now()) return cached.run.handle === handle ? cached.run : undefined;
     const record = await this.#storage.records.get<BundleRunRecord>({ collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId });
     if (record === undefined || record.scope !== handle) return undefined;
-    if (this.#finished !== null && isTerminal(record.data) && record.expiresAt !== null) this.#finished.set(cacheKey, { run: record.data, expiresAt: record.expiresAt });
+    if (isTerminal(record.data) && record.expiresAt !== null) this.#finished.set(cacheKey, { run: record.data, expiresAt: record.expiresAt });
     return record.data;
   }
 
@@ -63,36 +66,14 @@ export class RunStore {
   /** Stores a new Queued run if the owner is under the cap; `lease` is the dispatching instance's or the reservation's. */
   admit(run: QueuedRun, maxActivePerOwner: number, lease: { readonly holder: string; readonly expiresAt: number }): Promise<InsertResult<BundleRunRecord>> {
     return this.#storage.records.insert<BundleRunRecord>(
-      { ...runKey(run), scope: run.handle, state: 'Queued', createdAt: run.createdAt, lease, data: run },
+      { ...bundleRunKey(run), scope: run.handle, state: 'Queued', createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES } },
     );
   }
 
-  /**
-   * Moves a live run to `next` if it is still in `from` (and, with `holder`, still leased to it). A
-   * terminal run drops its lease and expires RunRecordTtl after `now`. False when the guard refused.
-   */
-  async transition(
-    next: BundleRunRecord,
-    guard: { readonly from: readonly LiveRunRecord['status'][]; readonly holder?: string; readonly version?: number },
-    now: number,
-  ): Promise<boolean> {
-    const terminal = isTerminal(next);
-    const updated = await this.#storage.records.update<BundleRunRecord>(
-      runKey(next),
-      { state: next.status, data: next, ...(terminal ? { lease: null, expiresAt: now + this.#terminalTtlMs } : {}) },
-      {
-        states: guard.from,
-        ...(guard.holder === undefined ? {} : { leaseHolder: guard.holder }),
-        ...(guard.version === undefined ? {} : { version: guard.version }),
-      },
-    );
-    return updated !== undefined;
-  }
-
   /** Removes a run that was refused after admission (its conversation belongs to someone else). */
   async discard(run: QueuedRun): Promise<void> {
-    await this.#storage.records.delete(runKey(run));
+    await this.#storage.records.delete(bundleRunKey(run));
   }
 
   /** Drops expired terminal runs. */

@@ -7,7 +7,7 @@ import { immutableResponse } from '../../platform/http/index.js';
 
 /**
  * Finished runs' projections by stored record. A finished run never changes, and storage hands out
- * the same frozen record until it expires (Memory keeps it; a durable store's RunStore caches it), so
+ * the same frozen record until it expires (Memory keeps it; a durable store's BundleRunStore caches it), so
  * a poll of a finished run answers one immutable object, whose text the response serializer writes once.
  */
 const finished = new WeakMap<BundleRunRecord, BundleRunResponse>();

@@ -1,12 +1,16 @@
-// What opening a run's stream hands the HTTP edge: the run's frames as they are logged, a way to
+// What opening a run's stream hands the HTTP edge: the run's frames as its journal has them, a way to
 // cancel the run when the connection goes, and the caller's stream slot to give back at the end.
+import type { JournalEvent } from '../../platform/storage/index.js';
 import type { BundleFrame } from './bundle-frame.js';
-import type { LoggedEvent } from '../../runs/index.js';
 import type { RunError } from './run-errors.js';
 
 export interface RunStream {
-  /** Every frame from RUN_STARTED on, ending after the terminal frame (or when `signal` aborts). */
-  frames(signal: AbortSignal): AsyncGenerator<LoggedEvent<BundleFrame>>;
+  /**
+   * Every frame from RUN_STARTED on, ending after the terminal frame (or when `signal` aborts). Once
+   * `finish` aborts (the host stopping) it ends with what is committed, and with RUN_ERROR when the run
+   * did not end here.
+   */
+  frames(signal: AbortSignal, finish: AbortSignal): AsyncGenerator<JournalEvent<BundleFrame>>;
   /** Cancels the run (the connection closed, or `reason`); a no-op once it has ended. */
   cancel(reason?: RunError): void;
   /** Frees the caller's stream slot; idempotent. */

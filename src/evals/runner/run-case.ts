@@ -11,7 +11,7 @@ import { costUsd, type Pricing } from '../report/cost.js';
 import type { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import { CaseRecord } from './case-record.js';
-import { createToolExecutor, type ToolPlane } from './create-tool-executor.js';
+import { agentToolExecutor, type GovernedCalls } from '../../tools/index.js';
 import { judgeOutput } from './judge-output.js';
 import type { ResolvedSubject } from './resolve-subject.js';
 
@@ -20,7 +20,7 @@ export const NO_CHAT_MODEL_ERROR = 'no chat model is configured (AppConfig:AI:Ch
 export interface CaseContext {
   readonly model: ChatModel | null;
   readonly subject: ResolvedSubject;
-  readonly plane: ToolPlane;
+  readonly calls: GovernedCalls;
   readonly ownerId: string;
   readonly limits: ConversationLimits;
   readonly ids: IdGenerator;
@@ -51,7 +51,14 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
       userMessages: evalCase.messages,
       maxTurns: evalCase.messages.length,
       tools: subject.tools,
-      executeTool: createToolExecutor(context.plane, subject.envelope, context.ownerId, (name) => failedTools.add(name)),
+      executeTool: agentToolExecutor({
+        calls: context.calls,
+        surface: 'eval',
+        ownerId: context.ownerId,
+        envelope: subject.envelope,
+        onFailed: (name) => failedTools.add(name),
+        log: { info: () => undefined },
+      }),
       limits: context.limits,
       ids: context.ids,
       signal,

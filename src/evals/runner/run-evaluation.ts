@@ -1,6 +1,8 @@
 // Executes a whole run: resolves each dataset's subject once, then every case × repeat not judged yet
 // (a run resumed after a takeover keeps its judged cases) through one pool of `parallelism` slots,
-// reporting each result as it is judged. Results come back in plan order whatever order they finished in.
+// reporting each result as it is judged. Results come back in plan order whatever order they finished
+// in. Once `draining` aborts no case starts; the cases in flight are judged and reported, and the run
+// comes back incomplete (null): another instance resumes it from its judged cases.
 import type { ConversationLimits } from '../../agent/index.js';
 import type { ManifestLog } from '../../bundles/manifest/index.js';
 import type { ChatModel } from '../../models/index.js';
@@ -10,7 +12,7 @@ import type { Dataset } from '../datasets/dataset.js';
 import type { Pricing } from '../report/cost.js';
 import { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
-import type { ToolPlane } from './create-tool-executor.js';
+import type { GovernedCalls } from '../../tools/index.js';
 import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
 import { runCase } from './run-case.js';
 import { runPool } from './run-pool.js';
@@ -27,11 +29,13 @@ export interface EvaluationInput {
   readonly judged?: ReadonlyMap<number, CaseResult>;
   /** Told each newly judged case (a checkpoint); a rejection fails the run. */
   readonly onJudged?: (index: number, result: CaseResult) => Promise<void>;
+  /** Aborted when the host drains: start no case, judge those in flight. */
+  readonly draining?: AbortSignal;
 }
 
 export interface EvaluationHost {
   readonly model: ChatModel | null;
-  readonly plane: ToolPlane;
+  readonly calls: GovernedCalls;
   readonly agentDiscoveryPaths: readonly string[];
   readonly limits: ConversationLimits;
   readonly ids: IdGenerator;
@@ -41,11 +45,12 @@ export interface EvaluationHost {
   readonly log: ManifestLog & { warn(details: object, message: string): void };
 }
 
-export async function runEvaluation(input: EvaluationInput, host: EvaluationHost): Promise<CaseResult[]> {
+/** Every case's result in plan order, or null when a drain stopped the run before every case was judged. */
+export async function runEvaluation(input: EvaluationInput, host: EvaluationHost): Promise<CaseResult[] | null> {
   const subjects = new Map<string, ResolvedSubject>();
   for (const dataset of input.datasets) {
     const signal = AbortSignal.any([host.hostSignal, AbortSignal.timeout(SUBJECT_TIMEOUT_MS)]);
-    const sources = { registry: host.plane.registry, agentDiscoveryPaths: host.agentDiscoveryPaths, log: host.log };
+    const sources = { registry: host.calls.registry, agentDiscoveryPaths: host.agentDiscoveryPaths, log: host.log };
     subjects.set(dataset.name, await resolveSubject(dataset.subject, input.envelope, sources, signal));
   }
   const results: CaseResult[] = new Array<CaseResult>(input.executions.length);
@@ -56,16 +61,17 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
     else results[index] = judged;
   });
   const deadlines = new CaseDeadlines(host.hostSignal);
+  let taken: number;
   try {
-    await runPool(pending, input.parallelism, async (index) => {
+    taken = await runPool(pending, input.parallelism, async (index) => {
       const execution = input.executions[index] as CaseExecution;
       const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
       const result = await runCase(execution, { ...host, subject, ownerId: input.ownerId, deadlines });
       results[index] = result;
       await input.onJudged?.(index, result);
-    });
+    }, input.draining);
   } finally {
     deadlines.close();
   }
-  return results;
+  return taken < pending.length ? null : results;
 }

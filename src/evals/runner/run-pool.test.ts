@@ -28,4 +28,16 @@ describe('runPool', () => {
     ).rejects.toThrow('boom');
     expect(started.length).toBeLessThan(6);
   });
+
+  it('takes no more items once `stop` aborts, lets those in flight finish, and says how many it took', async () => {
+    const stop = new AbortController();
+    const done: number[] = [];
+    const taken = await runPool([...Array(10).keys()], 2, async (item) => {
+      if (item === 2) stop.abort();
+      await Promise.resolve();
+      done.push(item);
+    }, stop.signal);
+    expect(taken).toBe(3);
+    expect(done.sort()).toEqual([0, 1, 2]);
+  });
 });

@@ -5,7 +5,7 @@
 // the storage (a Memory host restarted) still finds it.
 import type { Clock } from '../../platform/clock/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
-import type { InsertResult, RecordKey, Storage, StoredRecord } from '../../platform/storage/index.js';
+import type { InsertResult, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
 import type { EvalRunData, FiledRun, FinishedStatus, RunDetails } from '../eval-run.js';
 import type { CaseResult } from '../runner/case-execution.js';
 import { ReportFiles } from './report-files.js';
@@ -16,7 +16,7 @@ export const LIVE_STATES: readonly string[] = ['Queued', 'Running'];
 /** How long a finished run's summary stays pollable (its details go after RunRecordTtl). */
 export const SUMMARY_KEEP_MS = 30 * 24 * 3600 * 1000;
 
-export function runKey(owner: Owner, jobId: string): RecordKey {
+export function evalRunKey(owner: Owner, jobId: string): RecordKey {
   return { collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId };
 }
 
@@ -57,13 +57,13 @@ export class EvalStore {
 
   admit(run: EvalRunData, maxActivePerOwner: number, lease: { readonly holder: string; readonly expiresAt: number }): Promise<InsertResult<EvalRunData>> {
     return this.#o.storage.records.insert<EvalRunData>(
-      { ...runKey(run, run.jobId), state: run.status, createdAt: run.createdAt, lease, data: run },
+      { ...evalRunKey(run, run.jobId), state: run.status, createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES } },
     );
   }
 
   record(owner: Owner, jobId: string): Promise<StoredRecord<EvalRunData> | undefined> {
-    return this.#o.storage.records.get<EvalRunData>(runKey(owner, jobId));
+    return this.#o.storage.records.get<EvalRunData>(evalRunKey(owner, jobId));
   }
 
   /** The judged cases of a live run, by execution index. */
@@ -71,28 +71,13 @@ export class EvalStore {
     return new Map((await this.#o.storage.journal.items<CaseResult>(key)).map((item) => [Number(item.key), item.data]));
   }
 
-  /** Checkpoints one judged case, fenced by the executing instance's lease; false when it lost the run. */
-  async checkpoint(key: RecordKey, index: number, result: CaseResult, holder: string): Promise<boolean> {
-    const done = await this.#o.storage.journal.commit(key, { items: [{ key: String(index), data: result }], record: { patch: {}, guard: { leaseHolder: holder } } });
-    return done.committed;
-  }
-
-  /** Moves a live run to `next` when it is in one of `from` (and, with `holder`, still leased to it). */
-  async transition(next: EvalRunData, from: readonly string[], holder?: string): Promise<boolean> {
-    const updated = await this.#o.storage.records.update<EvalRunData>(
-      runKey(next, next.jobId),
-      { state: next.status, data: next },
-      { states: from, ...(holder === undefined ? {} : { leaseHolder: holder }) },
-    );
-    return updated !== undefined;
-  }
-
   /**
-   * Files a finished run: the record keeps its summary, the details go beside it until reclaimed, and
-   * (when configured) the whole document is written under ReportsRoot. False when the run was no longer
-   * live (cancelled meanwhile) or another instance owns it.
+   * Files a finished run: the record keeps its summary (written by `commit`, the run engine's guarded
+   * final write), the details go beside it until reclaimed, and (when configured) the whole document
+   * is written under ReportsRoot. False when the guard refused (the run was no longer live, or another
+   * instance owns it).
    */
-  async file(run: EvalRunData & { status: FinishedStatus }, details: RunDetails, from: readonly string[], holder?: string): Promise<boolean> {
+  async file(run: EvalRunData & { status: FinishedStatus }, details: RunDetails, commit: (patch: RecordPatch<EvalRunData>) => Promise<boolean>): Promise<boolean> {
     const { storage, clock } = this.#o;
     const now = clock.now();
     const completedAt = run.completedAt ?? now;
@@ -108,12 +93,8 @@ export class EvalStore {
     if (remaining > 0) {
       await storage.records.put<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, expiresAt: now + remaining, data: details });
     }
-    const updated = await storage.records.update<EvalRunData>(
-      runKey(run, run.jobId),
-      { state: run.status, data: { ...run, submission: null }, lease: null, expiresAt: now + SUMMARY_KEEP_MS },
-      { states: from, ...(holder === undefined ? {} : { leaseHolder: holder }) },
-    );
-    if (updated === undefined) {
+    const updated = await commit({ state: run.status, data: { ...run, submission: null }, lease: null, expiresAt: now + SUMMARY_KEEP_MS });
+    if (!updated) {
       await storage.records.delete({ collection: DETAILS_COLLECTION, ownerId: run.ownerId, id: run.jobId });
       return false;
     }

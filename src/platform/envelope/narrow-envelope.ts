@@ -17,3 +17,13 @@ export function narrowEnvelope(grant: ResolvedEnvelope, requestedTools: readonly
       : Object.freeze(intersectToolPatterns(normalizeToolPatterns(requestedTools), grant.allowedTools));
   return Object.freeze({ grant, requested });
 }
+
+/**
+ * Narrows an envelope that may already be narrowed (a sub-agent's own allowed-tools under its
+ * delegating bundle's request): the result is the intersection of every request with the grant.
+ */
+export function narrowFurther(envelope: ResolvedEnvelope | EffectiveEnvelope, requestedTools: readonly string[]): EffectiveEnvelope {
+  if (!('grant' in envelope)) return narrowEnvelope(envelope, requestedTools);
+  const within = envelope.requested ?? envelope.grant.allowedTools;
+  return Object.freeze({ grant: envelope.grant, requested: Object.freeze(intersectToolPatterns(normalizeToolPatterns(requestedTools), within)) });
+}

@@ -1,11 +1,13 @@
 // Applies each route's rate-limit policy after authentication, keyed by the owner id (the remote
 // address when there is none) — never by the raw token. Windows live in the storage port, so a
 // caller's limit counts across every instance sharing it. A callback-style hook: a route without a
-// policy passes straight through, and an in-process store's answer is used at once, without a promise.
+// policy passes straight through, and an in-process store's answer is used at once, without a promise
+// (immediate-answers.ts, private to the platform).
 import type { FastifyInstance } from 'fastify';
 import type { RateLimitPolicy } from '../config/types.js';
 import { rateLimitedProblem } from '../rate-limit/index.js';
 import type { RateDecision, RateWindows } from '../storage/index.js';
+import { immediateRates } from '../storage/immediate-answers.js';
 
 /** `onRefused` hears each 429 by policy (the rate-limit refusal metric). */
 export function installRateLimits(
@@ -14,6 +16,7 @@ export function installRateLimits(
   permitsPerMinute: Readonly<Record<RateLimitPolicy, number>>,
   onRefused?: (policy: RateLimitPolicy) => void,
 ): void {
+  const immediate = immediateRates(rates);
   app.addHook('onRequest', (request, _reply, done) => {
     const policy = request.routeOptions.config.rateLimit;
     if (policy === undefined) return done();
@@ -23,13 +26,16 @@ export function installRateLimits(
       onRefused?.(policy);
       done(rateLimitedProblem(verdict.retryAfterSeconds, undefined, policy));
     };
-    let verdict: RateDecision | Promise<RateDecision>;
+    if (immediate === undefined) {
+      rates.take(policy, key, permitsPerMinute[policy]).then(decided, (error: unknown) => done(error as Error));
+      return;
+    }
+    let verdict: RateDecision;
     try {
-      verdict = rates.take(policy, key, permitsPerMinute[policy]);
+      verdict = immediate.take(policy, key, permitsPerMinute[policy]);
     } catch (error) {
       return done(error as Error);
     }
-    if (verdict instanceof Promise) verdict.then(decided, (error: unknown) => done(error as Error));
-    else decided(verdict);
+    decided(verdict);
   });
 }

@@ -2,3 +2,4 @@ export { createLogger, DEFAULT_MAX_LOG_STRING_LENGTH, type Logger, type LoggerOp
 export { RequestLogLine } from './request-log-line.js';
 export { FrameworkLogLine } from './framework-log-line.js';
 export { stderrLogDestination } from './log-destination.js';
+export { OutageLog, type OutageLogSink } from './outage-log.js';

@@ -12,7 +12,7 @@ import type { MetricFamily, MetricSnapshot } from './metric-family.js';
 import { processMetricsRegistry } from './process-metrics.js';
 
 export type RunFamily = 'bundle' | 'workflow' | 'eval';
-export type ToolCallOutcome = 'succeeded' | 'failed' | 'denied' | 'timed_out' | 'cancelled';
+export type ToolCallOutcome = 'succeeded' | 'failed' | 'denied' | 'refused' | 'timed_out' | 'cancelled';
 
 const PREFIX = 'portcullis_';
 
@@ -56,7 +56,7 @@ export class ServiceMetrics {
     this.streamsOpen = gauge('streams_open', 'Open event streams (bundle streams and AG-UI runs, workflow progress streams), by family.', ['family']);
     this.toolCalls = counter(
       'tool_calls_total',
-      'Tool calls the governor decided, by tool, surface (bundle, workflow, direct, eval), outcome (succeeded, failed, denied, timed_out, cancelled) and, when denied, the rule (not_granted, autonomy, data_classification).',
+      'Tool calls the governor decided, by tool, surface (bundle, workflow, direct, eval), outcome (succeeded, failed, denied, refused, timed_out, cancelled) and, when denied, the rule (not_granted, autonomy, data_classification).',
       ['tool', 'surface', 'outcome', 'rule'],
     );
     this.toolCallDuration = histogram('tool_call_duration_seconds', 'Time tools took to run (granted calls only), by tool and surface.', ['tool', 'surface']);

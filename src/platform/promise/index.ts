@@ -1,1 +1,2 @@
 export { promiseOf } from './promise-of.js';
+export { withinGrace } from './within-grace.js';

@@ -3,6 +3,7 @@
 // host-wide on this instance (host caps stay per instance). Excess is refused at once, never queued.
 // Slots belong to this instance and lapse unless its heartbeat renews them, so a crash frees them.
 import type { SlotStore } from '../storage/index.js';
+import { immediateSlots, type ImmediateSlots } from '../storage/immediate-answers.js';
 import type { SlotLease } from './concurrency-slots.js';
 
 export interface SharedSlotsOptions {
@@ -18,29 +19,33 @@ export interface SharedSlotsOptions {
 }
 
 export class SharedSlots {
-  readonly #o: SharedSlotsOptions;
+  readonly #options: SharedSlotsOptions;
+  /** The store's synchronous answers, when it is in this process (platform-private). */
+  readonly #immediate: ImmediateSlots | undefined;
   #total = 0;
 
   constructor(options: SharedSlotsOptions) {
-    this.#o = options;
+    this.#options = options;
+    this.#immediate = immediateSlots(options.slots);
   }
 
   /**
    * A lease on one slot, or null when the key (anywhere) or this host is at its limit; at once when
-   * the store answers at once (Memory), else a promise. A store that fails rejects (or throws).
+   * the store is in this process (Memory), else a promise. A store that fails rejects (or throws).
    */
   tryAcquire(key: string): SlotLease | null | Promise<SlotLease | null> {
-    if (this.#total >= (this.#o.globalLimit ?? Number.POSITIVE_INFINITY)) return null;
+    const o = this.#options;
+    if (this.#total >= (o.globalLimit ?? Number.POSITIVE_INFINITY)) return null;
     this.#total += 1;
-    let id: string | null | Promise<string | null>;
-    try {
-      id = this.#o.slots.acquire(this.#o.kind, key, this.#o.limitPerKey, this.#o.holder, this.#o.ttlMs);
-    } catch (error) {
-      this.#total -= 1;
-      throw error;
+    if (this.#immediate !== undefined) {
+      try {
+        return this.#leaseOf(this.#immediate.acquire(o.kind, key, o.limitPerKey, o.holder, o.ttlMs));
+      } catch (error) {
+        this.#total -= 1;
+        throw error;
+      }
     }
-    if (!(id instanceof Promise)) return this.#leaseOf(id);
-    return id.then(
+    return o.slots.acquire(o.kind, key, o.limitPerKey, o.holder, o.ttlMs).then(
       (taken) => this.#leaseOf(taken),
       (error: unknown) => {
         this.#total -= 1;
@@ -61,12 +66,8 @@ export class SharedSlots {
         released = true;
         this.#total -= 1;
         // A failed release lapses with the slot's lease; nothing to report to the caller.
-        try {
-          const done = this.#o.slots.release(id);
-          if (done instanceof Promise) done.catch(() => undefined);
-        } catch {
-          // As above: the slot lapses.
-        }
+        if (this.#immediate !== undefined) this.#immediate.release(id);
+        else this.#options.slots.release(id).catch(() => undefined);
       },
     };
   }

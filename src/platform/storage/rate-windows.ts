@@ -9,9 +9,6 @@ export type RateDecision =
   | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 export interface RateWindows {
-  /**
-   * Counts one request against the key's window. A store in this process answers at once (the
-   * request path then needs no promise); a shared one answers with a promise.
-   */
-  take(policy: string, key: string, permitsPerMinute: number): RateDecision | Promise<RateDecision>;
+  /** Counts one request against the key's window. */
+  take(policy: string, key: string, permitsPerMinute: number): Promise<RateDecision>;
 }

@@ -1,11 +1,15 @@
 // Runs a sweep on a fixed interval in the background. It never keeps the process alive, never starts a
-// sweep while the previous one is still running (that tick is skipped), and reports failures instead of throwing.
+// sweep while the previous one is still running (that tick is skipped), and reports failures instead
+// of throwing: once when sweeps start failing and once when they work again (OutageLog), so a storage
+// outage is two log lines, not one per interval.
+import { OutageLog, type OutageLogSink } from '../log/index.js';
 
 export interface StartSweeperOptions {
   readonly intervalMs: number;
   readonly sweep: () => Promise<unknown>;
-  /** Receives whatever a sweep threw or rejected with; the sweeper keeps running. */
-  readonly onError: (err: unknown) => void;
+  /** Names the sweep in its log lines ("the bundle sweep"). */
+  readonly name: string;
+  readonly log: OutageLogSink;
 }
 
 export interface Sweeper {
@@ -14,10 +18,11 @@ export interface Sweeper {
 }
 
 export function startSweeper(options: StartSweeperOptions): Sweeper {
-  const { intervalMs, sweep, onError } = options;
+  const { intervalMs, sweep } = options;
   if (!(Number.isSafeInteger(intervalMs) && intervalMs >= 1)) {
     throw new RangeError(`intervalMs must be a positive integer, got ${intervalMs}`);
   }
+  const outage = new OutageLog(options.log, options.name);
   let running = false;
   let stopped = false;
 
@@ -25,8 +30,9 @@ export function startSweeper(options: StartSweeperOptions): Sweeper {
     running = true;
     try {
       await sweep();
+      outage.succeeded();
     } catch (err) {
-      onError(err);
+      outage.failed(err);
     } finally {
       running = false;
     }

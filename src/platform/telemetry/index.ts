@@ -1,3 +1,2 @@
 // Telemetry that spans several platform parts: what the run engine hands each execution through.
 export { runTelemetry, RUN_FAMILIES, type RunTelemetryOptions } from './run-telemetry.js';
-export { watchRunStates, type RunStateWatch } from './watch-run-states.js';

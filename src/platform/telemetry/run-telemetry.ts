@@ -1,12 +1,11 @@
 // What the run engine hands each execution through when metrics or tracing are on (RunObserver):
 // runs started, active and finished by family and outcome, their duration, and a `{family} run` span
 // that the run's steps, model calls and tool calls nest under. The outcome is the final state the
-// execution wrote to the run's record (heard by watch-run-states.ts, never read back); a run that
-// wrote none (lease lost, host stopping on a durable storage) finished here as `interrupted`.
+// engine wrote for the execution (it owns every run's end); a run that wrote none here (lease lost,
+// handed over by a stopping host) finished here as `interrupted`.
 import type { RecordKey } from '../storage/index.js';
 import type { CounterChild, GaugeChild, HistogramChild, RunFamily, ServiceMetrics } from '../metrics/index.js';
 import { markFailed, type Tracing } from '../tracing/index.js';
-import type { RunStateWatch } from './watch-run-states.js';
 
 /** Run collections by family (the families' run-store constants). */
 export const RUN_FAMILIES: Readonly<Record<string, RunFamily>> = { 'bundle-run': 'bundle', 'workflow-run': 'workflow', 'eval-run': 'eval' };
@@ -20,12 +19,11 @@ interface FamilyBindings {
 export interface RunTelemetryOptions {
   readonly metrics: ServiceMetrics;
   readonly tracing: Tracing;
-  readonly states: Pick<RunStateWatch, 'watch' | 'take'>;
   readonly now?: () => number;
 }
 
-export function runTelemetry(options: RunTelemetryOptions): (key: RecordKey, execute: () => Promise<void>) => Promise<void> {
-  const { metrics, tracing, states } = options;
+export function runTelemetry(options: RunTelemetryOptions): (key: RecordKey, execute: () => Promise<string>) => Promise<void> {
+  const { metrics, tracing } = options;
   const now = options.now ?? (() => performance.now());
   const families = new Map<string, FamilyBindings>();
   const bindings = (family: string): FamilyBindings => {
@@ -55,14 +53,12 @@ export function runTelemetry(options: RunTelemetryOptions): (key: RecordKey, exe
       ? tracing.startSpan(`${family} run`, { attributes: { 'portcullis.run.family': family, 'portcullis.run.id': key.id } })
       : undefined;
     let outcome = 'interrupted';
-    states.watch(key);
     try {
-      await (span === undefined ? execute() : tracing.withSpan(span, execute));
+      outcome = (await (span === undefined ? execute() : tracing.withSpan(span, execute))).toLowerCase();
     } catch (error) {
       if (span !== undefined) markFailed(span, error);
       throw error;
     } finally {
-      outcome = states.take(key)?.toLowerCase() ?? outcome;
       bound.active.dec();
       const end = finished(bound, family, outcome);
       end.count.inc();

@@ -43,4 +43,4 @@ export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock
 }
 
 export { DELEGATE_UNAVAILABLE, type DelegateRunner, type DelegateTaskTool } from './delegate-task/index.js';
-export type { KnowledgeIndexes } from './knowledge/index.js';
+export type { KnowledgeHit, KnowledgeIndexes } from './knowledge/index.js';

@@ -119,7 +119,7 @@ const subPlanRunner: StepRunner = async (context) => {
   return outcome.status === 'Succeeded' ? { ok: true, output: outcome.outputs } : { ok: false, error: `child ${outcome.status}` };
 };
 
-function setup(overrides: Partial<Record<StepType, StepRunner>> = {}, replay?: EngineOptions['replay']) {
+function setup(overrides: Partial<Record<StepType, StepRunner>> = {}, replay?: EngineOptions['replay'], draining?: AbortSignal) {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const timers = new ManualTimers(clock);
   const script = new Script();
@@ -143,6 +143,7 @@ function setup(overrides: Partial<Record<StepType, StepRunner>> = {}, replay?: E
     observer: recorder,
     onRunnerError: (_s, e) => runnerErrors.push(e),
     ...(replay === undefined ? {} : { replay }),
+    ...(draining === undefined ? {} : { draining }),
   };
   const controller = new AbortController();
   const run = (g: WorkflowGraph) => executeWorkflow(g, { topic: 'x' }, controller.signal, options);
@@ -384,5 +385,42 @@ describe('executeWorkflow', () => {
     script.finish('a');
     await outcome;
     expect(recorder.changes.map((c) => c.change.at)).toEqual([Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1) + 1_500]);
+  });
+
+  describe('draining (the host stopping gracefully)', () => {
+    it('finishes the steps in flight, starts none, and resolves Interrupted once nothing runs', async () => {
+      const drain = new AbortController();
+      const { script, recorder, run } = setup({}, undefined, drain.signal);
+      const outcome = run(graph([{ name: 'a' }, { name: 'b' }, { name: 'c' }], ['a>b', 'b>c']));
+      await flush();
+      drain.abort();
+      await flush();
+      expect(script.running()).toEqual(['a']);
+      script.finish('a');
+      expect(await outcome).toEqual({ status: 'Interrupted' });
+      expect(script.started).toEqual(['a']);
+      expect(recorder.events).toEqual(['a:Running', 'a:Succeeded']);
+    });
+
+    it('resolves Interrupted at once when only a gate waits, leaving the gate undecided', async () => {
+      const drain = new AbortController();
+      const { gates, recorder, run } = setup({}, undefined, drain.signal);
+      const outcome = run(graph([{ name: 'gate', type: 'HumanGate' }, { name: 'after' }], ['gate>after']));
+      await flush();
+      expect(gates.open_).toHaveLength(1);
+      drain.abort();
+      expect(await outcome).toEqual({ status: 'Interrupted' });
+      expect(recorder.events).not.toContain('gate:Failed');
+    });
+
+    it('completes as usual when the graph finishes during the drain without holding a step', async () => {
+      const drain = new AbortController();
+      const { script, run } = setup({}, undefined, drain.signal);
+      const outcome = run(graph([{ name: 'a' }], []));
+      await flush();
+      drain.abort();
+      script.finish('a');
+      expect(await outcome).toMatchObject({ status: 'Succeeded' });
+    });
   });
 });

@@ -7,6 +7,8 @@
 // run: nothing new starts and running steps are aborted. Aborting the run's signal cancels it the
 // same way. The outcome is reported only after every started step has settled. A resumed run replays
 // its recorded outcomes (`replay`): those steps settle at once without running or being reported.
+// Draining (the host stopping gracefully): no step starts any more; once nothing runs (gates may
+// wait), the run resolves Interrupted and is resumed elsewhere from its checkpoints.
 import type { JsonObject } from '../definition/workflow-definition.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { awaitGate } from './await-gate.js';
@@ -30,6 +32,8 @@ export interface EngineOptions {
   readonly onRunnerError?: (step: GraphStep, error: unknown) => void;
   /** A resumed run's checkpoints: a step with a recorded outcome settles with it at once, unreported, instead of running again. */
   readonly replay?: (step: GraphStep) => StepOutcome | undefined;
+  /** Aborted when the host drains: start nothing new, resolve Interrupted once nothing runs. */
+  readonly draining?: AbortSignal;
 }
 
 /** Runs a workflow graph to its outcome; aborting `signal` cancels it. */
@@ -50,6 +54,8 @@ class GraphExecution {
   readonly #reached: Uint8Array;
   readonly #settled: Record<string, SettledStep> = Object.create(null) as Record<string, SettledStep>;
   #inFlight = 0;
+  /** Steps that became ready while draining and were not started. */
+  #held = 0;
   #failure: { readonly step: GraphStep; readonly error: string } | undefined;
   #resolve: (outcome: GraphOutcome) => void = () => undefined;
 
@@ -77,6 +83,17 @@ class GraphExecution {
         resolve(result);
       };
     });
+    const draining = this.#options.draining;
+    if (!this.#isChild && draining !== undefined) {
+      this.#activity.onDrained = () => this.#resolve({ status: 'Interrupted' });
+      const drain = (): void => {
+        this.#activity.beginPass();
+        this.#activity.draining = true;
+        this.#activity.endPass();
+      };
+      if (draining.aborted) drain();
+      else draining.addEventListener('abort', drain, { once: true });
+    }
     this.#activity.beginPass();
     this.#launch(this.#graph.entry);
     this.#activity.endPass();
@@ -84,6 +101,10 @@ class GraphExecution {
   }
 
   #launch(index: number): void {
+    if (this.#activity.draining) {
+      this.#held += 1;
+      return;
+    }
     const step = this.#graph.steps[index]!;
     this.#inFlight += 1;
     this.#activity.running += 1;
@@ -140,7 +161,8 @@ class GraphExecution {
         this.#controller.abort(new DOMException(STEP_STOPPED, 'AbortError'));
       }
     }
-    if (this.#inFlight === 0) this.#finish();
+    // With steps held by a drain the graph is not done: the run resolves Interrupted instead.
+    if (this.#inFlight === 0 && this.#held === 0) this.#finish();
     this.#activity.endPass();
   }
 

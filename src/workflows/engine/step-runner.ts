@@ -25,7 +25,9 @@ export interface ApprovalRequest {
 export type GraphOutcome =
   | { readonly status: 'Succeeded'; readonly outputs: Readonly<Record<string, unknown>> }
   | { readonly status: 'Failed'; readonly step: GraphStep; readonly error: string }
-  | { readonly status: 'Cancelled' };
+  | { readonly status: 'Cancelled' }
+  /** The host drained the run before it finished (top level only); it resumes elsewhere. */
+  | { readonly status: 'Interrupted' };
 
 export interface StepContext {
   readonly step: GraphStep;

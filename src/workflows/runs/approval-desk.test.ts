@@ -1,22 +1,25 @@
 // The approval desk over the storage: opens one approval per gate (or finds the one a resumed run
 // already has), releases a gate decided through any instance, expires on its deadline as a rejection,
-// and withdraws what is left when the run stops. Decisions are compare-and-set: exactly one wins.
+// and withdraws what is left when the run stops; writes nothing once the run is fenced. Decisions
+// are compare-and-set: exactly one wins.
 import { describe, expect, it } from 'vitest';
 import { ManualClock, sequentialIds } from '../../platform/clock/index.js';
 import { createMemoryStorage } from '../../platform/storage/index.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
-import { ApprovalDesk, decided, expireDue } from './approval-desk.js';
-import { RunStore } from './run-store.js';
+import { ApprovalDesk, decided, expireDue, withdrawPending, type OwnedWrite } from './approval-desk.js';
+import { WorkflowRunStore } from './workflow-run-store.js';
 
 const gate = { id: 'g-id', path: 'sub/gate' } as GraphStep;
 const owner = { ownerId: 'sub:alice' };
 const run = { jobId: 'job-1', workflowId: 'wf-1' };
 
+const owned: OwnedWrite = (write) => write();
+
 function setup() {
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const runs = new RunStore({ storage: createMemoryStorage({ clock }), recordTtlMs: 60_000 });
-  const desk = (existing = [] as Awaited<ReturnType<RunStore['approvals']>>) =>
-    new ApprovalDesk({ runs, owner, run, ids: sequentialIds('ap'), clock, existing });
+  const runs = new WorkflowRunStore({ storage: createMemoryStorage({ clock }), recordTtlMs: 60_000 });
+  const desk = (existing = [] as Awaited<ReturnType<WorkflowRunStore['approvals']>>, write: OwnedWrite = owned) =>
+    new ApprovalDesk({ runs, owner, run, ids: sequentialIds('ap'), clock, existing, owned: write });
   return { clock, runs, desk };
 }
 
@@ -41,9 +44,9 @@ describe('ApprovalDesk', () => {
     const opened = await d.open(gate, 'Go?', clock.now() + 1_000);
     expect(opened.deadline).toBe(clock.now() + 1_000);
     clock.advance(999);
-    expect(await expireDue(runs, owner, await runs.approvals(owner, 'job-1'), clock.now())).toBe(false);
+    expect(await expireDue(runs, owner, await runs.approvals(owner, 'job-1'), clock.now())).toEqual([]);
     clock.advance(1);
-    expect(await expireDue(runs, owner, await runs.approvals(owner, 'job-1'), clock.now())).toBe(true);
+    expect(await expireDue(runs, owner, await runs.approvals(owner, 'job-1'), clock.now())).toEqual([opened.approvalId]);
     await d.refresh();
     await expect(opened.decided).resolves.toEqual({ decision: 'Reject', comment: null, timedOut: true });
     expect(await runs.approval(owner, opened.approvalId)).toMatchObject({ state: 'TimedOut', decision: 'Reject', decidedBy: null });
@@ -71,7 +74,14 @@ describe('ApprovalDesk', () => {
     const second = (await runs.approval(owner, other.approvalId))!;
     await runs.settleApproval(owner, decided(second, 'Reject', null, 'sub:bob', 0));
     await d.refresh();
-    expect(await d.withdrawPending()).toBe(1);
+    expect(await withdrawPending(runs, owner, d.pending(), 0)).toBe(1);
     expect((await runs.approvals(owner, 'job-1')).map((a) => a.state)).toEqual(['Withdrawn', 'Rejected']);
+  });
+
+  it('opens no approval once the run is fenced (its writes go through the live run)', async () => {
+    const { runs, desk } = setup();
+    const fenced: OwnedWrite = async () => undefined;
+    await desk([], fenced).open(gate, 'Go?', undefined);
+    expect(await runs.approvals(owner, 'job-1')).toEqual([]);
   });
 });

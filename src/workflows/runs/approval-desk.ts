@@ -2,15 +2,16 @@
 // GateKeeper) or, for a run resumed after a takeover, finds the gate's approval already open or
 // decided; releases a waiting gate once its approval is decided — by the owner through any instance
 // (`refresh` on the run's "approval" message), by its deadline (as a rejection), or before the run
-// resumed — and withdraws what is left when the run stops. Decisions are compare-and-set on the
-// stored approval, so exactly one of a racing approve, reject, expiry or withdrawal wins.
+// resumed. Decisions are compare-and-set on the stored approval, so exactly one of a racing approve,
+// reject, expiry or withdrawal wins. Its own writes go through `owned`: once the run engine fenced
+// the run (its lease lost, or the host stopping and leaving it to another instance), none is made.
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import { redactText } from '../../platform/redaction/index.js';
 import type { GateKeeper, OpenGate } from '../engine/gate-keeper.js';
 import type { GateDecision } from '../engine/step-runner.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
-import type { RunStore } from './run-store.js';
+import type { WorkflowRunStore } from './workflow-run-store.js';
 import type { ApprovalData } from './workflow-run.js';
 
 export function decided(approval: ApprovalData, decision: 'Approve' | 'Reject', comment: string | null, by: string, now: number): ApprovalData {
@@ -29,18 +30,32 @@ function gateDecision(approval: ApprovalData): GateDecision | undefined {
   return undefined;
 }
 
-/** Expires the approvals whose deadline passed (any instance may: a compare-and-set); true when one changed. */
-export async function expireDue(runs: RunStore, owner: Owner, approvals: readonly ApprovalData[], now: number): Promise<boolean> {
-  let changed = false;
+/** Expires the approvals whose deadline passed (any instance may: a compare-and-set); returns the ids it expired. */
+export async function expireDue(runs: WorkflowRunStore, owner: Owner, approvals: readonly ApprovalData[], now: number): Promise<string[]> {
+  const expired: string[] = [];
   for (const approval of approvals) {
     if (approval.state !== 'Pending' || approval.deadline === null || approval.deadline > now) continue;
-    changed = (await runs.settleApproval(owner, timedOut(approval, now))) || changed;
+    if (await runs.settleApproval(owner, timedOut(approval, now))) expired.push(approval.approvalId);
   }
-  return changed;
+  return expired;
+}
+
+/** Runs a write of the run's own while the run is still this instance's (LiveRun.whileOwned). */
+export type OwnedWrite = <T>(write: () => Promise<T>) => Promise<T | undefined>;
+
+/** Withdraws the pending approvals of a run that stopped; returns how many were withdrawn. */
+export async function withdrawPending(runs: WorkflowRunStore, owner: Owner, pending: readonly ApprovalData[], now: number): Promise<number> {
+  let withdrawn = 0;
+  for (const approval of pending) {
+    if (approval.state !== 'Pending') continue;
+    if (await runs.settleApproval(owner, { ...approval, state: 'Withdrawn', decidedAt: now })) withdrawn += 1;
+  }
+  return withdrawn;
 }
 
 export class ApprovalDesk implements GateKeeper {
-  readonly #runs: RunStore;
+  readonly #runs: WorkflowRunStore;
+  readonly #owned: OwnedWrite;
   readonly #owner: Owner;
   readonly #run: { readonly jobId: string; readonly workflowId: string };
   readonly #ids: IdGenerator;
@@ -50,15 +65,17 @@ export class ApprovalDesk implements GateKeeper {
   readonly #waiters = new Map<string, (decision: GateDecision) => void>();
 
   constructor(options: {
-    readonly runs: RunStore;
+    readonly runs: WorkflowRunStore;
     readonly owner: Owner;
     readonly run: { readonly jobId: string; readonly workflowId: string };
     readonly ids: IdGenerator;
     readonly clock: Clock;
     /** Approvals the run already has (a resumed run). */
     readonly existing: readonly ApprovalData[];
+    readonly owned: OwnedWrite;
   }) {
     this.#runs = options.runs;
+    this.#owned = options.owned;
     this.#owner = options.owner;
     this.#run = options.run;
     this.#ids = options.ids;
@@ -85,7 +102,8 @@ export class ApprovalDesk implements GateKeeper {
         comment: null,
       };
       this.#approvals.set(approval.approvalId, approval);
-      await this.#runs.openApproval(this.#owner, approval);
+      const opening = approval;
+      await this.#owned(() => this.#runs.openApproval(this.#owner, opening));
     }
     const { approvalId } = approval;
     const decision = new Promise<GateDecision>((resolve) => this.#waiters.set(approvalId, resolve));
@@ -111,22 +129,11 @@ export class ApprovalDesk implements GateKeeper {
     return [...this.#approvals.values()].filter((approval) => approval.state === 'Pending');
   }
 
-  /** Withdraws every pending approval (the run has stopped); returns how many were withdrawn. */
-  async withdrawPending(): Promise<number> {
-    let withdrawn = 0;
-    for (const approval of this.pending()) {
-      const next: ApprovalData = { ...approval, state: 'Withdrawn', decidedAt: this.#clock.now() };
-      if (await this.#runs.settleApproval(this.#owner, next)) withdrawn += 1;
-      this.#approvals.set(approval.approvalId, next);
-      this.#waiters.delete(approval.approvalId);
-    }
-    return withdrawn;
-  }
-
   async #expire(approvalId: string): Promise<void> {
     const approval = this.#approvals.get(approvalId);
     if (approval === undefined || approval.state !== 'Pending') return;
-    if (await this.#runs.settleApproval(this.#owner, timedOut(approval, this.#clock.now()))) {
+    const expired = timedOut(approval, this.#clock.now());
+    if ((await this.#owned(() => this.#runs.settleApproval(this.#owner, expired))) === true) {
       this.#approvals.set(approvalId, timedOut(approval, this.#clock.now()));
       this.#release(approvalId, { decision: 'Reject', comment: null, timedOut: true });
     } else {

@@ -2,7 +2,7 @@
 // or the input. Step outputs are the redacted copies recorded with each checkpoint.
 import type { StepType } from '../definition/workflow-definition.js';
 import type { RunStatus, StepStatus } from './run-status.js';
-import type { RunView } from './run-store.js';
+import type { RunView } from './workflow-run-store.js';
 import { PENDING_STEP, type ApprovalData, type RunStepRef, type StepState } from './workflow-run.js';
 import { isoInstant } from '../../platform/clock/index.js';
 

@@ -1,38 +1,30 @@
-// Turns engine reports into checkpoints of the run, committed in order on the storage's journal: each
+// Turns engine reports into checkpoints of the run, committed in order through the live run (so each
+// is fenced by this instance's lease, and none is written once the run engine fenced the run): each
 // step change writes the step's item and a STEP event together; parking writes Blocked and a PARKED
-// event (and gives the dispatch slot back while a person decides); resuming writes Running. Every
-// commit is fenced by this instance's lease: when one is refused another instance owns the run, and
-// `onLost` stops it here. The engine reports synchronously; commits run one at a time behind it, and
-// what arrives while one is in flight goes out together in the next (group commit: one round trip
-// for several checkpoints when the database is slower than the steps).
+// event (and gives the dispatch slot back while a person decides); resuming writes Running. The
+// engine reports synchronously; commits run one at a time behind it, and what arrives while one is in
+// flight goes out together in the next (group commit: one round trip for several checkpoints when
+// the database is slower than the steps).
 import { redactValueOrSame } from '../../platform/redaction/index.js';
-import type { RecordKey, RecordPatch, UpdateGuard } from '../../platform/storage/index.js';
-import type { LaneSlot } from '../../runs/index.js';
+import type { LiveRun } from '../../runs/index.js';
 import type { ExecutionObserver, StepChange } from '../engine/execution-observer.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
 import type { ApprovalDesk } from './approval-desk.js';
-import type { RunStore } from './run-store.js';
 import { PENDING_STEP, type RunEvent, type StepState, type WorkflowRunData } from './workflow-run.js';
 
 export interface RunRecorderOptions {
-  readonly runs: RunStore;
-  readonly key: RecordKey;
-  readonly holder: string;
+  readonly live: LiveRun<WorkflowRunData>;
   readonly desk: ApprovalDesk;
-  readonly slot: LaneSlot | null;
   /** The run as stored when execution began here. */
   readonly data: WorkflowRunData;
   /** The newest event sequence when execution began here (this instance is the run's only writer). */
   readonly lastSeq: number;
   readonly steps: Map<string, StepState>;
-  readonly onLost: () => void;
   readonly onError: (error: unknown) => void;
 }
 
 export class RunRecorder implements ExecutionObserver {
-  readonly #o: RunRecorderOptions;
-  /** The record part of a commit that changes only items and events (fenced by the lease). */
-  readonly #fenceOnly: { readonly patch: RecordPatch<WorkflowRunData>; readonly guard: UpdateGuard };
+  readonly #options: RunRecorderOptions;
   #data: WorkflowRunData;
   #lastSeq: number;
   #chain: Promise<void> = Promise.resolve();
@@ -46,10 +38,9 @@ export class RunRecorder implements ExecutionObserver {
   #flushing = false;
 
   constructor(options: RunRecorderOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#data = options.data;
     this.#lastSeq = options.lastSeq;
-    this.#fenceOnly = { patch: {}, guard: { leaseHolder: options.holder } };
   }
 
   /** The run as this instance last recorded it. */
@@ -62,9 +53,9 @@ export class RunRecorder implements ExecutionObserver {
   }
 
   stepChanged(step: GraphStep, change: StepChange): void {
-    const previous = this.#o.steps.get(step.id) ?? PENDING_STEP;
+    const previous = this.#options.steps.get(step.id) ?? PENDING_STEP;
     const next = nextState(previous, change);
-    this.#o.steps.set(step.id, next);
+    this.#options.steps.set(step.id, next);
     this.#items.set(step.id, next);
     this.#events.push(stepEvent(step, next));
     if (change.status === 'Succeeded' && change.usage) {
@@ -77,9 +68,9 @@ export class RunRecorder implements ExecutionObserver {
 
   runBlocked(): void {
     if (this.#data.status !== 'Running') return;
-    const approval = this.#o.desk.pending()[0];
+    const approval = this.#options.desk.pending()[0];
     if (approval === undefined) return;
-    this.#o.slot?.park();
+    this.#options.live.slot?.park();
     this.#data = { ...this.#data, status: 'Blocked' };
     this.#events.push({ type: 'PARKED', approvalId: approval.approvalId, stepName: approval.stepName } satisfies RunEvent);
     this.#parkedOffset = this.#events.length;
@@ -89,7 +80,7 @@ export class RunRecorder implements ExecutionObserver {
 
   runResumed(): void {
     if (this.#data.status !== 'Blocked') return;
-    this.#o.slot?.unpark();
+    this.#options.live.slot?.unpark();
     this.#data = { ...this.#data, status: 'Running', parkedSeq: null };
     this.#withData = true;
     this.#schedule();
@@ -103,7 +94,7 @@ export class RunRecorder implements ExecutionObserver {
   #schedule(): void {
     if (this.#flushing) return;
     this.#flushing = true;
-    this.#chain = this.#flush().catch((error: unknown) => this.#o.onError(error));
+    this.#chain = this.#flush().catch((error: unknown) => this.#options.onError(error));
   }
 
   /** Commits what is pending, in order, one merged commit at a time, until nothing is. */
@@ -123,14 +114,14 @@ export class RunRecorder implements ExecutionObserver {
         this.#withData = false;
         // A PARKED this batch committed is where a re-attaching watcher is told the run waits.
         if (parkedOffset !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq: this.#lastSeq + parkedOffset };
-        const record = withData ? { patch: { state: this.#data.status, data: this.#data }, guard: this.#fenceOnly.guard } : this.#fenceOnly;
+        const record = withData ? { patch: { state: this.#data.status, data: this.#data } } : undefined;
         // Literals, not a conditional spread: this runs once per checkpoint of every workflow step.
-        const result = await this.#o.runs.commit(this.#o.key, items.size > 0 ? { items: toItems(items), events, record } : { events, record });
+        const result = await this.#options.live.commit(items.size > 0 ? { items: toItems(items), events, record } : { events, record });
         if (!result.committed) {
+          // Fenced or lost: the live run is stopped; nothing more of it is written here.
           this.#items.clear();
           this.#events = [];
           this.#withData = false;
-          this.#o.onLost();
           return;
         }
         this.#lastSeq = result.seqs.at(-1) ?? this.#lastSeq;

@@ -1,30 +1,82 @@
 // Workflow runs as the run engine knows them: records in the `workflow-run` collection, live while
 // Queued, Running or Blocked, dispatched Workflows:MaxConcurrentRuns at a time per instance (a Blocked
-// run gives its slot back while a person decides). A run whose lease lapsed is resumed here from its
-// checkpoints (at-least-once for the step that was running). At shutdown a run that never started is
-// cancelled (Memory) or left for another instance (durable storage).
-import type { RunKind } from '../runs/index.js';
-import type { RunExecutor } from './runs/run-executor.js';
-import { RUN_CANCELLED } from './runs/run-executor.js';
-import { LIVE_STATES, RUN_COLLECTION, type RunStore } from './runs/run-store.js';
+// run gives its slot back while a person decides). A run begins Running (a Blocked run resumed after a
+// takeover too, until it reaches its gate again), always resumes from its checkpoints when its
+// instance died (at-least-once for the step that was running), and ends as settle writes it: the
+// pending approvals withdrawn, then the final status with its FINISHED event, then its plan and
+// approvals expiring with it.
+import type { Clock } from '../../platform/clock/index.js';
+import type { Logger } from '../../platform/log/index.js';
+import type { RunEnding, RunKind, SettlingRun } from '../../runs/index.js';
+import { STEP_CANCELLED } from '../engine/step-errors.js';
+import { withdrawPending } from './approval-desk.js';
+import type { FinalStatus } from './run-status.js';
+import type { WorkflowOutcome, WorkflowRunExecutor } from './workflow-run-executor.js';
+import { LIVE_STATES, RUN_COLLECTION, type WorkflowRunStore } from './workflow-run-store.js';
+import type { ApprovalData, RunEvent, WorkflowRunData } from './workflow-run.js';
+
+export const RUN_CANCELLED = STEP_CANCELLED;
+export const RUN_UNHANDLED = 'workflow_run.unhandled_exception';
 
 export function workflowRunKind(options: {
-  readonly runs: RunStore;
-  readonly executor: RunExecutor;
+  readonly runs: WorkflowRunStore;
+  readonly executor: WorkflowRunExecutor;
   readonly maxConcurrent: number;
-  readonly durable: boolean;
-}): RunKind {
+  readonly clock: Clock;
+  readonly logger: Logger;
+}): RunKind<WorkflowRunData, WorkflowOutcome> {
+  const { runs, logger } = options;
   return {
     collection: RUN_COLLECTION,
     liveStates: LIVE_STATES,
     lane: { maxConcurrent: options.maxConcurrent },
+    begin: (record, now) => {
+      const data = record.data;
+      if (data.status === 'Queued') return { state: 'Running', data: { ...data, status: 'Running', startedAt: now } };
+      if (data.status === 'Blocked') return { state: 'Running', data: { ...data, status: 'Running', parkedSeq: null } };
+      return null;
+    },
+    resumes: () => true,
     execute: (run) => options.executor.execute(run),
-    takeOver: async () => 'execute',
-    abandon: async (key) => {
-      if (options.durable) return;
-      const record = await options.runs.record(key, key.id);
-      if (record?.data.status !== 'Queued') return;
-      await options.executor.finish(key, { ...record.data, cancelRequested: true }, 'Cancelled', RUN_CANCELLED, null, null);
+    settle: async (run, ending) => {
+      const { status, error, data, pending } = finalOf(run, ending);
+      const withdrawn = await withdrawPending(runs, run.key, pending ?? (await runs.approvals(run.key, run.key.id)), run.now);
+      const final: WorkflowRunData = { ...data, status, error, completedAt: run.now, parkedSeq: null, withdrawnApprovals: withdrawn };
+      const event: RunEvent = { type: 'FINISHED', status, ...(error !== null ? { error } : {}) };
+      const committed = await run.commit({ events: [event], record: { patch: runs.finalPatch(final, run.now) } });
+      if (!committed.committed) return null;
+      await runs.expireWith(final, run.now);
+      logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');
+      return status;
     },
   };
+}
+
+interface Final {
+  readonly status: FinalStatus;
+  readonly error: string | null;
+  readonly data: WorkflowRunData;
+  /** Known open approvals (undefined: read them). */
+  readonly pending?: readonly ApprovalData[];
+}
+
+/** How an ending reads as a workflow run's final status (a host stopping alone counts as a cancel, as SPEC.md's table has it). */
+function finalOf(run: SettlingRun<WorkflowRunData>, ending: RunEnding<WorkflowOutcome>): Final {
+  const data = run.record.data;
+  switch (ending.type) {
+    case 'completed': {
+      const outcome = ending.outcome;
+      if (outcome.type === 'cancel-requested') return { status: 'Cancelled', error: RUN_CANCELLED, data };
+      if (outcome.type === 'no-plan') return { status: 'Failed', error: RUN_UNHANDLED, data };
+      const { graph, pending } = outcome;
+      if (graph.status === 'Succeeded') return { status: 'Succeeded', error: null, data: outcome.data, pending };
+      if (graph.status === 'Cancelled') return { status: 'Cancelled', error: RUN_CANCELLED, data: outcome.data, pending };
+      return { status: 'Failed', error: `The step '${graph.step.path}' failed: ${graph.error}`, data: outcome.data, pending };
+    }
+    case 'stopped':
+      return { status: 'Cancelled', error: RUN_CANCELLED, data: { ...data, cancelRequested: data.cancelRequested || ending.stopped.cause === 'cancelled' } };
+    case 'crashed':
+    case 'abandoned':
+      return { status: 'Failed', error: RUN_UNHANDLED, data };
+  }
 }

@@ -2,12 +2,14 @@
 // one live run per workflow and MaxActiveRunsPerOwner checked atomically, then dispatched by the run
 // engine), poll, list, cancel per SPEC.md's table, answer approvals, watch, sweep. Every operation works
 // from any instance: state is read from the storage, cancels and decisions reach the executing
-// instance through the engine's messages.
+// instance through the engine's typed messages.
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
-import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { AccessPolicy } from '../../platform/access/index.js';
+import type { Principal } from '../../platform/auth/index.js';
 import type { Logger } from '../../platform/log/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import { followJournal, type RunEngine } from '../../runs/index.js';
+import { RUN_CANCELLED } from './workflow-run-kind.js';
 import type { DefinitionStore } from '../definition/definition-store.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
 import { buildGraph, flattenGraph } from '../engine/build-graph.js';
@@ -25,31 +27,26 @@ import { decided, expireDue } from './approval-desk.js';
 import { checkRunSize } from '../steps/check-run-size.js';
 import type { StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { loadSubPlans } from './load-sub-plans.js';
-import { APPROVAL_MESSAGE, RUN_CANCELLED, type RunExecutor } from './run-executor.js';
 import { projectRun, type RunProjection } from './run-projection.js';
 import { isFinal, type RunStatus } from './run-status.js';
-import { LIVE_STATES, runKey, type RunStore, type RunView } from './run-store.js';
+import { LIVE_STATES, workflowRunKey, type WorkflowRunStore, type RunView } from './workflow-run-store.js';
 import type { ApprovalData, WorkflowRunData } from './workflow-run.js';
 import { isoInstant } from '../../platform/clock/index.js';
 
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
 
-export interface RunServiceDependencies {
+export interface WorkflowRunServiceDependencies {
   readonly definitions: DefinitionStore;
-  readonly runs: RunStore;
-  readonly executor: RunExecutor;
+  readonly runs: WorkflowRunStore;
   readonly engine: RunEngine;
+  readonly access: AccessPolicy;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
   readonly maxActiveRunsPerOwner: number;
   /** Size bounds a run must fit when its size is knowable at start (rendered templates, expansion). */
   readonly stepLimits: StepRunnerDependencies['limits'];
-}
-
-export interface Starter extends Owner {
-  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
 }
 
 export interface CancelResult {
@@ -68,28 +65,28 @@ export interface PendingApproval {
 }
 
 
-export class RunService {
-  readonly #d: RunServiceDependencies;
+export class WorkflowRunService {
+  readonly #deps: WorkflowRunServiceDependencies;
 
-  constructor(deps: RunServiceDependencies) {
-    this.#d = deps;
+  constructor(deps: WorkflowRunServiceDependencies) {
+    this.#deps = deps;
   }
 
-  async start(starter: Starter, workflowId: string, input: JsonObject | undefined): Promise<{ jobId: string; workflowId: string }> {
-    const { definitions, ids, clock, engine } = this.#d;
+  async start(starter: Principal, workflowId: string, input: JsonObject | undefined, requestId: string | null = null): Promise<{ jobId: string; workflowId: string }> {
+    const { definitions, ids, clock, engine } = this.#deps;
     const workflow = await definitions.find(starter, workflowId);
     if (workflow === undefined) throw workflowNotFound();
     const subPlans = await loadSubPlans(workflow, (id) => definitions.find(starter, id));
     const graph = buildGraph(workflow, subPlans);
     const runInput = { ...workflow.input, ...input };
-    const tooLarge = checkRunSize(graph, runInput, this.#d.stepLimits);
+    const tooLarge = checkRunSize(graph, runInput, this.#deps.stepLimits);
     if (tooLarge !== undefined) throw runTooLarge(tooLarge);
     const jobId = ids.opaque();
     const run: WorkflowRunData = {
       jobId,
       workflowId,
       ownerId: starter.ownerId,
-      envelope: starter.envelope,
+      envelope: this.#deps.access.authorize(starter, 'workflows.run', { jobId, requestId }),
       input: runInput,
       steps: flattenGraph(graph).map((step) => ({ id: step.id, name: step.path, type: step.type })),
       createdAt: clock.now(),
@@ -102,20 +99,21 @@ export class RunService {
       parkedSeq: null,
       withdrawnApprovals: null,
     };
-    const outcome = await this.#d.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#d.maxActiveRunsPerOwner, engine.lease());
+    const outcome = await this.#deps.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#deps.maxActiveRunsPerOwner, engine.lease());
     if (outcome === 'scope-busy') throw workflowHasLiveRun();
-    if (outcome !== 'inserted') throw ownerRunCapReached(this.#d.maxActiveRunsPerOwner);
-    engine.dispatch(runKey(starter, jobId));
+    if (outcome !== 'inserted') throw ownerRunCapReached(this.#deps.maxActiveRunsPerOwner);
+    engine.dispatch(workflowRunKey(starter, jobId));
     return { jobId, workflowId };
   }
 
   /** The caller's run of that workflow, with expired approvals settled; foreign ≡ unknown. */
   async view(owner: Owner, workflowId: string, jobId: string): Promise<RunView> {
-    const view = await this.#d.runs.view(owner, jobId);
+    const view = await this.#deps.runs.view(owner, jobId);
     if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
     if (!isFinal(view.record.data.status)) {
-      const approvals = await this.#d.runs.approvals(owner, jobId);
-      if (await expireDue(this.#d.runs, owner, approvals, this.#d.clock.now())) await this.#d.engine.notify(runKey(owner, jobId), APPROVAL_MESSAGE);
+      const approvals = await this.#deps.runs.approvals(owner, jobId);
+      const expired = await expireDue(this.#deps.runs, owner, approvals, this.#deps.clock.now());
+      for (const approvalId of expired) await this.#deps.engine.notify(workflowRunKey(owner, jobId), { type: 'approval-decided', approvalId });
     }
     return view;
   }
@@ -130,17 +128,17 @@ export class RunService {
     owner: Owner,
     filter: { readonly workflowId?: string; readonly status?: RunStatus; readonly limit: number; readonly cursor: string | null },
   ): Promise<{ runs: RunProjection[]; nextCursor: string | null }> {
-    const page = await this.#d.runs.list(owner, filter);
+    const page = await this.#deps.runs.list(owner, filter);
     const runs = await Promise.all(
-      page.records.map(async (record) => projectRun({ record, steps: await this.#d.runs.steps(runKey(owner, record.id)) }, await this.#pending(owner, record.data))),
+      page.records.map(async (record) => projectRun({ record, steps: await this.#deps.runs.steps(workflowRunKey(owner, record.id)) }, await this.#pending(owner, record.data))),
     );
     return { runs, nextCursor: page.nextCursor };
   }
 
   /** The caller's pending approvals across all their runs, newest first. */
   async pendingApprovals(owner: Owner, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ approvals: PendingApproval[]; nextCursor: string | null }> {
-    const found = await this.#d.runs.pendingApprovals(owner, page);
-    const now = this.#d.clock.now();
+    const found = await this.#deps.runs.pendingApprovals(owner, page);
+    const now = this.#deps.clock.now();
     return {
       approvals: found.approvals
         .filter((a) => a.deadline === null || a.deadline > now)
@@ -158,18 +156,13 @@ export class RunService {
   }
 
   async cancel(owner: Owner, workflowId: string, jobId: string): Promise<CancelResult> {
-    const { runs, engine, executor } = this.#d;
-    const key = runKey(owner, jobId);
+    const { runs, engine } = this.#deps;
+    const key = workflowRunKey(owner, jobId);
     const view = await this.view(owner, workflowId, jobId);
     const run = view.record.data;
     if (isFinal(run.status)) throw runAlreadyFinal();
-    if (run.status === 'Queued') {
-      // Not started anywhere: cancelled outright, unless it started in the meantime (then as below).
-      if (await executor.finish(key, { ...run, cancelRequested: true }, 'Cancelled', RUN_CANCELLED, null, null)) {
-        engine.withdraw(key);
-        return { stopped: true, withdrawnApprovals: 0 };
-      }
-    }
+    // Not started anywhere: the engine ends it outright, unless it started in the meantime (then as below).
+    if (run.status === 'Queued' && (await engine.cancel(key, { onlyIfQueued: true })) === 'ended') return { stopped: true, withdrawnApprovals: 0 };
     const current = (await runs.record(owner, jobId))?.data ?? run;
     if (isFinal(current.status)) throw runAlreadyFinal();
     const pending = (await runs.approvals(owner, jobId)).filter((a) => a.state === 'Pending').length;
@@ -177,7 +170,7 @@ export class RunService {
     if (!current.cancelRequested) {
       await runs.commit(key, { record: { patch: { data: { ...current, cancelRequested: true } }, guard: { states: LIVE_STATES } } });
     }
-    await engine.cancel(key, RUN_CANCELLED);
+    await engine.cancel(key, { reason: RUN_CANCELLED });
     // A Blocked run has nothing running, so it stops at once: report what was actually withdrawn.
     // A Running run may take a moment; its pending approvals are withdrawn once it has stopped.
     if (wasBlocked) {
@@ -194,36 +187,36 @@ export class RunService {
     comment: string | null,
   ): Promise<void> {
     const view = await this.view(owner, ids.workflowId, ids.jobId);
-    const approval = await this.#d.runs.approval(owner, ids.approvalId);
+    const approval = await this.#deps.runs.approval(owner, ids.approvalId);
     if (approval === undefined || approval.jobId !== ids.jobId) throw approvalNotFound();
     const run = view.record.data;
     if (run.cancelRequested || isFinal(run.status) || approval.state !== 'Pending') throw approvalAlreadyAnswered();
-    if (!(await this.#d.runs.settleApproval(owner, decided(approval, decision, comment, owner.ownerId, this.#d.clock.now())))) {
+    if (!(await this.#deps.runs.settleApproval(owner, decided(approval, decision, comment, owner.ownerId, this.#deps.clock.now())))) {
       throw approvalAlreadyAnswered();
     }
-    await this.#d.engine.notify(runKey(owner, ids.jobId), APPROVAL_MESSAGE);
-    this.#d.logger.info({ jobId: ids.jobId, approvalId: ids.approvalId, decision }, 'workflow approval decided');
+    await this.#deps.engine.notify(workflowRunKey(owner, ids.jobId), { type: 'approval-decided', approvalId: ids.approvalId });
+    this.#deps.logger.info({ jobId: ids.jobId, approvalId: ids.approvalId, decision }, 'workflow approval decided');
   }
 
   sweep(): Promise<number> {
-    return this.#d.runs.sweep();
+    return this.#deps.runs.sweep();
   }
 
   async #pending(owner: Owner, run: WorkflowRunData): Promise<ApprovalData[]> {
     if (isFinal(run.status) || run.cancelRequested) return [];
-    return (await this.#d.runs.approvals(owner, run.jobId)).filter((a) => a.state === 'Pending');
+    return (await this.#deps.runs.approvals(owner, run.jobId)).filter((a) => a.state === 'Pending');
   }
 
   /** Waits (following the run's events) until the run is final, or `timeoutMs` passed. */
   async #untilFinal(owner: Owner, jobId: string, timeoutMs: number): Promise<WorkflowRunData | undefined> {
-    const key = runKey(owner, jobId);
+    const key = workflowRunKey(owner, jobId);
     const signal = AbortSignal.timeout(timeoutMs);
-    const after = await this.#d.runs.lastSeq(key);
-    const now = (await this.#d.runs.record(owner, jobId))?.data;
+    const after = await this.#deps.runs.lastSeq(key);
+    const now = (await this.#deps.runs.record(owner, jobId))?.data;
     if (now === undefined || isFinal(now.status)) return now;
-    for await (const { event } of followJournal<{ type: string }>(this.#d.runs.journal, key, after, signal)) {
+    for await (const { event } of followJournal<{ type: string }>(this.#deps.runs.journal, key, after, signal)) {
       if (event.type === 'FINISHED') break;
     }
-    return (await this.#d.runs.record(owner, jobId))?.data;
+    return (await this.#deps.runs.record(owner, jobId))?.data;
   }
 }

@@ -11,7 +11,7 @@ export const APPROVAL_COLLECTION = 'workflow-approval';
 const PLAN_COLLECTION = 'workflow-run-plan';
 export const LIVE_STATES: readonly string[] = ['Queued', 'Running', 'Blocked'];
 
-export function runKey(owner: Owner, jobId: string): RecordKey {
+export function workflowRunKey(owner: Owner, jobId: string): RecordKey {
   return { collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId };
 }
 
@@ -20,7 +20,7 @@ export interface RunView {
   readonly steps: ReadonlyMap<string, StepState>;
 }
 
-export class RunStore {
+export class WorkflowRunStore {
   readonly #storage: Storage;
   readonly #recordTtlMs: number;
 
@@ -43,7 +43,7 @@ export class RunStore {
     const owner = { ownerId: run.ownerId };
     await this.#storage.records.put<RunPlan>({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, data: plan });
     const result = await this.#storage.records.insert<WorkflowRunData>(
-      { ...runKey(owner, run.jobId), scope: run.workflowId, state: run.status, createdAt: run.createdAt, lease, data: run },
+      { ...workflowRunKey(owner, run.jobId), scope: run.workflowId, state: run.status, createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES }, exclusiveScope: { states: LIVE_STATES } },
     );
     if (result.outcome !== 'inserted') await this.#storage.records.delete({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId });
@@ -51,14 +51,14 @@ export class RunStore {
   }
 
   record(owner: Owner, jobId: string): Promise<StoredRecord<WorkflowRunData> | undefined> {
-    return this.#storage.records.get<WorkflowRunData>(runKey(owner, jobId));
+    return this.#storage.records.get<WorkflowRunData>(workflowRunKey(owner, jobId));
   }
 
   /** The run with every step's state (steps without an item are Pending). */
   async view(owner: Owner, jobId: string): Promise<RunView | undefined> {
     const record = await this.record(owner, jobId);
     if (record === undefined) return undefined;
-    return { record, steps: await this.steps(runKey(owner, jobId)) };
+    return { record, steps: await this.steps(workflowRunKey(owner, jobId)) };
   }
 
   async steps(key: RecordKey): Promise<Map<string, StepState>> {

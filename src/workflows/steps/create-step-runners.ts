@@ -4,7 +4,7 @@ import type { Tracing } from '../../platform/tracing/index.js';
 import type { ChatModel } from '../../models/index.js';
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
-import type { ParameterValidator, ToolGovernor, ToolRegistry } from '../../tools/index.js';
+import type { GovernedCalls, ParameterValidator, ToolRegistry } from '../../tools/index.js';
 import type { StepRunners } from '../engine/step-runner.js';
 import { createConditionalBranchRunner } from './conditional-branch-runner.js';
 import { createHumanGateRunner } from './human-gate-runner.js';
@@ -18,8 +18,9 @@ import { createToolUseRunner } from './tool-use-runner.js';
 export interface StepRunnerDependencies {
   readonly chatModel: ChatModel | null;
   readonly chatDefaults: { readonly maxOutputTokens: number; readonly temperature: number | null };
+  readonly calls: GovernedCalls;
+  /** What a definition's tool steps are checked against when it is submitted. */
   readonly registry: ToolRegistry;
-  readonly governor: ToolGovernor;
   readonly validator: ParameterValidator;
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
   readonly limits: StepLimits;
@@ -32,11 +33,11 @@ export function createStepRunners(
   run: { readonly ownerId: string; readonly envelope: ResolvedEnvelope | EffectiveEnvelope },
 ): StepRunners {
   const { limits } = deps;
-  const governed = { registry: deps.registry, governor: deps.governor, ownerId: run.ownerId, envelope: run.envelope, limits };
+  const governed = { calls: deps.calls, ownerId: run.ownerId, envelope: run.envelope, limits };
   return boundOutputs(
     {
       LlmCall: createLlmCallRunner({ chatModel: deps.chatModel, ...deps.chatDefaults, limits }),
-      ToolUse: createToolUseRunner({ ...governed, validator: deps.validator }),
+      ToolUse: createToolUseRunner(governed),
       HumanGate: createHumanGateRunner(limits),
       ConditionalBranch: createConditionalBranchRunner(),
       SubPlanInvocation: createSubPlanRunner(),

@@ -1,9 +1,11 @@
 // RetrievalPlan: several templated queries against one `Retrieval:Indexes` index, fused by
-// reciprocal rank, `topK` kept. Reading an index is what the `knowledge` tool does, so the run's
-// envelope must grant `knowledge` and the governor must allow each query, exactly as for a
-// ToolUse step; the plan reads the indexes directly because it needs whole documents.
+// reciprocal rank, `topK` kept. Reading an index is what the `knowledge` tool does, so each query is
+// one governed call of `knowledge.search` (surface `workflow`: granted, allowed, audited and counted
+// exactly as a ToolUse step's), executed by reading the index directly because the plan needs whole
+// documents.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import type { ToolGovernor, ToolRegistry } from '../../tools/index.js';
+import { toolFailure, toolSuccess, type GovernedCalls } from '../../tools/index.js';
+import type { KnowledgeHit } from '../../tools/builtin/index.js';
 import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
 import { renderText } from '../definition/render-template.js';
 import type { RetrievalPlanConfiguration } from '../definition/workflow-definition.js';
@@ -17,8 +19,7 @@ export const RETRIEVAL_TOOL = 'knowledge';
 
 export interface RetrievalPlanDependencies {
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
-  readonly registry: ToolRegistry;
-  readonly governor: ToolGovernor;
+  readonly calls: GovernedCalls;
   readonly ownerId: string;
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
   readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes'>;
@@ -27,25 +28,21 @@ export interface RetrievalPlanDependencies {
 export function createRetrievalPlanRunner(deps: RetrievalPlanDependencies): StepRunner {
   return async (context): Promise<StepOutcome> => {
     const configuration = context.step.configuration as RetrievalPlanConfiguration;
-    const tool = await deps.registry.findGranted(deps.envelope, RETRIEVAL_TOOL, context.signal);
-    if (tool === undefined) return { ok: false, error: TOOL_DENIED };
     const scope = templateScope(context);
     const lists = [];
     for (const template of configuration.queries) {
       const query = renderText(template, scope, deps.limits.maxRenderedTemplateBytes);
       if (query === undefined) return { ok: false, error: templateTooLarge(deps.limits.maxRenderedTemplateBytes) };
-      const parameters = { index: configuration.index, query, topK: configuration.topK };
-      const verdict = deps.governor.authorize({
-        ownerId: deps.ownerId,
-        envelope: deps.envelope,
-        tool,
-        operation: 'search',
-        parameters,
-        signal: context.signal,
-        surface: 'workflow',
-      });
-      if (!verdict.allowed) return { ok: false, error: TOOL_DENIED };
-      const hits = deps.knowledge.search(configuration.index, query, configuration.topK);
+      const input = { operation: 'search', parameters: { index: configuration.index, query, topK: configuration.topK } };
+      let hits: readonly KnowledgeHit[] | undefined;
+      const outcome = await deps.calls.call(
+        { surface: 'workflow', ownerId: deps.ownerId, envelope: deps.envelope, toolName: RETRIEVAL_TOOL, input: () => input, signal: context.signal },
+        async () => {
+          hits = deps.knowledge.search(configuration.index, query, configuration.topK);
+          return hits === undefined ? toolFailure(INDEX_MISSING) : toolSuccess('');
+        },
+      );
+      if (outcome.status === 'denied') return { ok: false, error: TOOL_DENIED };
       if (hits === undefined) return { ok: false, error: INDEX_MISSING };
       lists.push(hits);
     }

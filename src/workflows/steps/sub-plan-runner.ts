@@ -16,6 +16,7 @@ export function createSubPlanRunner(): StepRunner {
       case 'Failed':
         return { ok: false, error: `The sub-plan step '${outcome.step.name}' failed: ${outcome.error}` };
       case 'Cancelled':
+      case 'Interrupted':
         return { ok: false, error: STEP_CANCELLED };
     }
   };

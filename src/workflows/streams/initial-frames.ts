@@ -5,7 +5,7 @@
 // the run is Blocked. `after` is where live frames continue; `done` means the stream ends here.
 import { closesStream, toLoggedFrame, type ProgressFrame } from '../events.js';
 import { isFinal } from '../runs/run-status.js';
-import { runKey, type RunStore, type RunView } from '../runs/run-store.js';
+import { workflowRunKey, type WorkflowRunStore, type RunView } from '../runs/workflow-run-store.js';
 import type { RunEvent } from '../runs/workflow-run.js';
 import { snapshotFrame } from './snapshot-frame.js';
 
@@ -18,12 +18,12 @@ export interface InitialFrames {
 const BATCH = 500;
 
 export async function initialFrames(
-  runs: RunStore,
+  runs: WorkflowRunStore,
   owner: { readonly ownerId: string },
   jobId: string,
   lastEventId: number | undefined,
 ): Promise<InitialFrames | undefined> {
-  const key = runKey(owner, jobId);
+  const key = workflowRunKey(owner, jobId);
   // The sequence first, then the state: the snapshot reflects at least every event up to it.
   const last = await runs.lastSeq(key);
   const view = await runs.view(owner, jobId);
@@ -41,13 +41,13 @@ export async function initialFrames(
 }
 
 async function resumed(
-  runs: RunStore,
+  runs: WorkflowRunStore,
   view: RunView,
   lastEventId: number,
   last: number,
   parked: { seq: number; event: RunEvent } | undefined,
 ): Promise<InitialFrames> {
-  const key = runKey(view.record, view.record.id);
+  const key = workflowRunKey(view.record, view.record.id);
   const frames: Array<{ frame: ProgressFrame; id: number }> = [];
   for (let after = lastEventId; after < last; ) {
     const batch = await runs.events(key, after, Math.min(BATCH, last - after));
@@ -62,7 +62,7 @@ async function resumed(
   return { frames, done, after: last };
 }
 
-async function eventAt(runs: RunStore, key: ReturnType<typeof runKey>, seq: number): Promise<{ seq: number; event: RunEvent } | undefined> {
+async function eventAt(runs: WorkflowRunStore, key: ReturnType<typeof workflowRunKey>, seq: number): Promise<{ seq: number; event: RunEvent } | undefined> {
   const [found] = await runs.events(key, seq - 1, 1);
   return found?.seq === seq ? found : undefined;
 }

@@ -52,7 +52,17 @@ export class ProgressWatcher {
     return this.#buffer.length;
   }
 
-  /** Resolves once a frame is buffered (at once if one is) or the signal aborts. */
+  /** Nothing to send: no frame buffered and no GAP owed. */
+  get empty(): boolean {
+    return this.#buffer.length === 0 && this.#dropped === 0;
+  }
+
+  /** Ends a wait at once (the follower is done: the stream looks at what is left and ends). */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  /** Resolves once a frame is buffered (at once if one is), the watcher is woken, or the signal aborts. */
   wait(signal: AbortSignal): Promise<void> {
     if (this.#buffer.length > 0 || this.#dropped > 0 || signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@
 import type { SnapshotFrame } from '../events.js';
 import { projectSteps } from '../runs/run-projection.js';
 import { isFinal } from '../runs/run-status.js';
-import type { RunView } from '../runs/run-store.js';
+import type { RunView } from '../runs/workflow-run-store.js';
 
 export function snapshotFrame(view: RunView, sequence: number): SnapshotFrame {
   const run = view.record.data;

@@ -14,6 +14,7 @@ export function createMemoryStorage(options: { readonly clock: Clock }): Storage
   return {
     provider: 'Memory',
     durable: false,
+    clock: options.clock,
     records: new MemoryRecordStore(table),
     journal: new MemoryRunJournal(table),
     signals: new MemorySignalBus(),

@@ -1,19 +1,18 @@
-// BlobStore for one process: bytes by owner and key (a copy in, a copy out).
+// BlobStore for one process: it keeps nothing. Blobs exist for other instances, and no other instance
+// shares a Memory storage (blob-store.ts); holding every archive a second time in memory would only
+// cost the host.
 import type { BlobStore } from '../blob-store.js';
 
 export class MemoryBlobStore implements BlobStore {
-  readonly #blobs = new Map<string, Buffer>();
-
-  async put(ownerId: string, key: string, bytes: Buffer): Promise<void> {
-    this.#blobs.set(`${ownerId}\u0000${key}`, Buffer.from(bytes));
+  async put(): Promise<void> {
+    // Nothing to share.
   }
 
-  async get(ownerId: string, key: string): Promise<Buffer | undefined> {
-    const bytes = this.#blobs.get(`${ownerId}\u0000${key}`);
-    return bytes === undefined ? undefined : Buffer.from(bytes);
+  async get(): Promise<Buffer | undefined> {
+    return undefined;
   }
 
-  async delete(ownerId: string, key: string): Promise<boolean> {
-    return this.#blobs.delete(`${ownerId}\u0000${key}`);
+  async delete(): Promise<boolean> {
+    return false;
   }
 }

@@ -1,6 +1,8 @@
 // RateWindows for one process: fixed windows opened at a key's first request, on the injected clock.
-// Bounded memory: beyond maxKeys the oldest window is forgotten (that key starts afresh).
+// Bounded memory: beyond maxKeys the oldest window is forgotten (that key starts afresh). Answers at
+// once behind the port's promise; the platform's rate-limit hook takes the answer directly.
 import type { Clock } from '../../clock/index.js';
+import { answersAtOnce, type ImmediateRateWindows } from '../immediate-answers.js';
 import { RATE_WINDOW_MS, type RateDecision, type RateWindows } from '../rate-windows.js';
 
 interface Window {
@@ -17,9 +19,15 @@ export class MemoryRateWindows implements RateWindows {
   constructor(clock: Clock, maxKeys = 100_000) {
     this.#clock = clock;
     this.#maxKeys = maxKeys;
+    answersAtOnce<MemoryRateWindows, ImmediateRateWindows>(this, { take: (...args) => this.takeNow(...args) });
   }
 
-  take(policy: string, key: string, permitsPerMinute: number): RateDecision {
+  take(policy: string, key: string, permitsPerMinute: number): Promise<RateDecision> {
+    return Promise.resolve(this.takeNow(policy, key, permitsPerMinute));
+  }
+
+  /** take, answered at once. */
+  takeNow(policy: string, key: string, permitsPerMinute: number): RateDecision {
     const now = this.#clock.now();
     this.#dropExpired(now);
     const id = `${policy}\u0000${key}`;

@@ -1,8 +1,10 @@
 // SlotStore for one process: slots per (kind, key) with their holder and lapse time on the injected clock.
-// Answers at once. Ids are a counter: they never leave the process, and a short key hashes cheaply (a
+// Answers at once: the port's promises wrap synchronous work, which the platform's request path also
+// uses directly (immediate-answers.ts). Ids are a counter: they never leave the process, and a short key hashes cheaply (a
 // direct invocation takes and drops one slot). A group left empty is kept until the next renew (the
 // holder's heartbeat) so a caller's back-to-back invocations do not rebuild it every time.
 import type { Clock } from '../../clock/index.js';
+import { answersAtOnce, type ImmediateSlots } from '../immediate-answers.js';
 import type { SlotStore } from '../slot-store.js';
 
 interface Slot {
@@ -19,9 +21,15 @@ export class MemorySlotStore implements SlotStore {
 
   constructor(clock: Clock) {
     this.#clock = clock;
+    answersAtOnce<MemorySlotStore, ImmediateSlots>(this, { acquire: (...args) => this.acquireNow(...args), release: (id) => this.#drop(id) });
   }
 
-  acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): string | null {
+  acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): Promise<string | null> {
+    return Promise.resolve(this.acquireNow(kind, key, limit, holder, ttlMs));
+  }
+
+  /** acquire, answered at once. */
+  acquireNow(kind: string, key: string, limit: number, holder: string, ttlMs: number): string | null {
     const group = groupOf(kind, key);
     if (this.#liveCount(group) >= limit) return null;
     this.#nextId += 1;
@@ -33,8 +41,9 @@ export class MemorySlotStore implements SlotStore {
     return id;
   }
 
-  release(slotId: string): void {
+  release(slotId: string): Promise<void> {
     this.#drop(slotId);
+    return Promise.resolve();
   }
 
   /** (kind, key) groups tracked, empty ones included until the next renew. */

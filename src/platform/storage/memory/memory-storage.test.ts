@@ -1,5 +1,5 @@
 import { ManualClock } from '../../clock/index.js';
-import { describeStorageContract } from '../contract/storage-contract.js';
+import { describeStorageContract } from '../../../../test/contract/storage-contract.js';
 import { createMemoryStorage } from './create-memory-storage.js';
 
 describeStorageContract('Memory', async () => {

@@ -16,9 +16,16 @@ import { PgSignalBus } from './stores/pg-signal-bus.js';
 import { PgSlotStore } from './stores/pg-slot-store.js';
 import { schemaNames } from './schema-names.js';
 import { toStorageError } from './connection/unavailable.js';
+import { DatabaseClock } from './connection/database-clock.js';
 
 export interface PostgresStorageOptions {
   readonly clock: Clock;
+  /**
+   * Whose time judges leases and TTLs: the database server's (default: `clock` corrected by the
+   * measured offset, so instances with skewed clocks agree) or `clock` itself (tests that drive time
+   * with a manual clock).
+   */
+  readonly clockSource?: 'database' | 'injected';
   /** A libpq URI; a secret. */
   readonly connectionString: string;
   readonly schema: string;
@@ -35,28 +42,38 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   const names = schemaNames(checkedSchema(options.schema));
   const db = new PgDatabase(options);
   const hub = new PgNotificationHub(db, names, options.log);
+  const databaseClock = options.clockSource === 'injected' ? null : new DatabaseClock(options.clock, db);
+  const clock = databaseClock ?? options.clock;
   try {
-    await db.withClient((client) => migrateSchema(client, { schema: options.schema, clock: options.clock }));
+    await databaseClock?.sync();
+    await db.withClient((client) => migrateSchema(client, { schema: options.schema, clock }));
     await hub.start();
   } catch (error) {
     await db.close().catch(() => undefined);
     throw toStorageError(error);
   }
+  databaseClock?.start();
   let closing: Promise<void> | undefined;
   return {
     provider: 'Postgres',
     durable: true,
-    records: new PgRecordStore(db, names, options.clock),
-    journal: new PgRunJournal(db, hub, names, options.clock),
+    clock,
+    records: new PgRecordStore(db, names, clock),
+    journal: new PgRunJournal(db, hub, names, clock),
     signals: new PgSignalBus(db, hub, names),
-    rates: new PgRateWindows(db, names, options.clock, options.log),
-    slots: new PgSlotStore(db, names, options.clock),
+    rates: new PgRateWindows(db, names, clock, options.log),
+    slots: new PgSlotStore(db, names, clock),
     blobs: new PgBlobStore(db, names),
     ready: () => db.query('SELECT 1', [], 'portcullis_ready').then(
       () => true,
       () => false,
     ),
-    close: () => (closing ??= hub.close().then(() => db.close())),
+    close: () =>
+      (closing ??= (async () => {
+        databaseClock?.stop();
+        await hub.close();
+        await db.close();
+      })()),
   };
 }
 

@@ -2,7 +2,7 @@
 // with a peer: a second storage on the same schema is a second instance.
 import { afterAll } from 'vitest';
 import { ManualClock } from '../../clock/index.js';
-import { describeStorageContract } from '../contract/storage-contract.js';
+import { describeStorageContract } from '../../../../test/contract/storage-contract.js';
 import { freshPostgres } from '../../../../test/helpers/postgres.js';
 import { createPostgresStorage } from './create-postgres-storage.js';
 
@@ -18,7 +18,7 @@ describeStorageContract(
     if (migrated) await database.truncate();
     migrated = true;
     const clock = new ManualClock();
-    const options = { clock, connectionString: database.connectionString, schema: database.schema, maxConnections: 10, log: silent };
+    const options = { clock, clockSource: 'injected' as const, connectionString: database.connectionString, schema: database.schema, maxConnections: 10, log: silent };
     const storage = await createPostgresStorage(options);
     const peer = await createPostgresStorage(options);
     return { storage, clock, peer, close: async () => void (await Promise.all([storage.close(), peer.close()])) };

@@ -17,8 +17,8 @@ export class PgBlobStore implements BlobStore {
     this.#delete = `DELETE FROM ${s}.blobs WHERE owner_id = $1 AND key = $2 RETURNING key`;
   }
 
-  async put(ownerId: string, key: string, bytes: Buffer): Promise<void> {
-    await this.#db.query(this.#put, [ownerId, key, bytes]);
+  async put(ownerId: string, key: string, bytes: () => Promise<Buffer>): Promise<void> {
+    await this.#db.query(this.#put, [ownerId, key, await bytes()]);
   }
 
   async get(ownerId: string, key: string): Promise<Buffer | undefined> {

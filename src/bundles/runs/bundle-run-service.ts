@@ -1,0 +1,176 @@
+// The bundle run use cases, framework-free: start a run (the STARTING caller's envelope, from the
+// access policy, captured in the record; admitted by the run engine under MaxActiveBundleRunsPerOwner),
+// read and list runs, open a reserved run's stream (claimed and driven on this instance, its frames
+// followed from the run's journal), one AG-UI turn. An unopened stream reservation past
+// StreamReservationTtl ends as reclaimed (DESIGN §10), seen from any read; the run engine writes it.
+import type { AccessPolicy } from '../../platform/access/index.js';
+import type { Principal } from '../../platform/auth/index.js';
+import type { Clock, IdGenerator } from '../../platform/clock/index.js';
+import type { BundleExecutionConfig } from '../../platform/config/types.js';
+import { ProblemError } from '../../platform/problems/index.js';
+import type { SharedSlots } from '../../platform/rate-limit/index.js';
+import type { StoredRecord } from '../../platform/storage/index.js';
+import { followJournal, QUEUED, type RunEngine } from '../../runs/index.js';
+import type { AguiTurn } from '../agui/agui-turn.js';
+import { onThread } from '../agui/on-thread.js';
+import type { ConversationStore } from '../conversations/conversation-store.js';
+import type { HandleStore } from '../handles/handle-store.js';
+import type { Page } from '../handles/handle-service.js';
+import { CONVERSATION_NOT_FOUND_DETAIL, HANDLE_NOT_FOUND_DETAIL, RUN_NOT_FOUND_DETAIL, runNotStreamable, tooManyActiveRuns, tooManyStreams } from '../problems.js';
+import { DEFAULT_MAX_TURNS, type BundleRunResponse, type RunBundleRequest, type StartRunResponse } from '../schemas.js';
+import { isTerminalFrame, type BundleFrame } from './bundle-frame.js';
+import { bundleRunKey, STREAM_RESERVATION, type BundleRunStore } from './bundle-run-store.js';
+import { RUN_HOST_STOPPED } from './run-errors.js';
+import type { BundleRunRecord, QueuedRun } from './run-record.js';
+import { runResponseOf } from './run-response.js';
+import type { RunStream } from './run-stream.js';
+
+export interface BundleRunServiceOptions {
+  readonly config: BundleExecutionConfig;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly access: AccessPolicy;
+  readonly handles: HandleStore;
+  readonly runs: BundleRunStore;
+  readonly conversations: ConversationStore;
+  readonly engine: RunEngine;
+  readonly streamSlots: SharedSlots;
+  readonly log: { warn(details: object, message: string): void };
+}
+
+export class BundleRunService {
+  readonly #options: BundleRunServiceOptions;
+
+  constructor(options: BundleRunServiceOptions) {
+    this.#options = options;
+  }
+
+  async start(principal: Principal, handle: string, request: RunBundleRequest, requestId: string | null = null): Promise<StartRunResponse> {
+    const { config, clock, ids, handles, runs, conversations, engine } = this.#options;
+    const found = await handles.touch(principal, handle);
+    if (found === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
+    const conversationId = request.conversationId ?? null;
+    await this.#reclaimReservations(principal);
+    const now = clock.now();
+    const stream = request.stream === true;
+    const jobId = ids.opaque();
+    const record: QueuedRun = {
+      jobId,
+      handle: found.handle,
+      ownerId: principal.ownerId,
+      mode: stream ? 'stream' : 'background',
+      createdAt: now,
+      status: 'Queued',
+      input: {
+        userMessages: [...request.userMessages],
+        maxTurns: request.maxTurns ?? DEFAULT_MAX_TURNS,
+        conversationId,
+        envelope: this.#options.access.authorize(principal, 'bundles.run', { jobId, requestId }),
+      },
+      reservationExpiresAt: stream ? now + config.streamReservationTtlMs : null,
+    };
+    const lease = stream ? { holder: STREAM_RESERVATION, expiresAt: now + config.streamReservationTtlMs } : engine.lease();
+    const admitted = await runs.admit(record, config.maxActiveBundleRunsPerOwner, lease);
+    if (admitted.outcome !== 'inserted') throw tooManyActiveRuns();
+    // Claimed only once the run is admitted, so a refused start never creates a conversation.
+    if (conversationId !== null && !(await conversations.claim(principal, conversationId))) {
+      await runs.discard(record);
+      throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
+    }
+    if (!stream) engine.dispatch(bundleRunKey(record));
+    const statusUrl = `/api/bundles/${encodeURIComponent(found.handle)}/runs/${encodeURIComponent(jobId)}`;
+    return { jobId, statusUrl, streamUrl: stream ? `${statusUrl}/stream` : null };
+  }
+
+  async get(principal: Principal, handle: string, jobId: string): Promise<BundleRunResponse> {
+    const [, found] = await Promise.all([this.#options.handles.slide(principal, handle), this.#options.runs.find(principal, handle, jobId)]);
+    const run = await this.#reclaimed(principal, found);
+    if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
+    return runResponseOf(run);
+  }
+
+  /** The caller's runs under a handle they own (a foreign or unknown handle is 404), newest first. */
+  async list(principal: Principal, handle: string, page: Page): Promise<{ runs: BundleRunResponse[]; nextCursor: string | null }> {
+    if ((await this.#options.handles.touch(principal, handle)) === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
+    const found = await this.#options.runs.list(principal, handle, page);
+    const runs = await Promise.all(found.runs.map((run) => this.#reclaimed(principal, run)));
+    return { runs: runs.flatMap((run) => (run === undefined ? [] : [runResponseOf(run)])), nextCursor: found.nextCursor };
+  }
+
+  /** Claims a reserved queued run for this connection and starts driving it here. */
+  async openStream(principal: Principal, handle: string, jobId: string): Promise<RunStream> {
+    const { handles, runs, engine, streamSlots } = this.#options;
+    await handles.touch(principal, handle);
+    const run = await this.#reclaimed(principal, await runs.find(principal, handle, jobId));
+    if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
+    if (run.status !== 'Queued' || run.mode !== 'stream') throw runNotStreamable();
+    const slot = await streamSlots.tryAcquire(principal.ownerId);
+    if (slot === null) throw tooManyStreams();
+    const key = bundleRunKey(run);
+    const claimed = await engine.claimInline(key, STREAM_RESERVATION).catch((error: unknown) => {
+      slot.release();
+      throw error;
+    });
+    if (!claimed) {
+      slot.release();
+      throw runNotStreamable();
+    }
+    const { journal } = runs;
+    const log = this.#options.log;
+    return {
+      frames: async function* (signal, finish) {
+        const outage = { failed: (err: unknown) => log.warn({ err, jobId }, 'a bundle run stream is waiting for the storage'), succeeded: () => undefined };
+        for await (const entry of followJournal<BundleFrame>(journal, key, 0, signal, { finish, outage })) {
+          yield entry;
+          if (isTerminalFrame(entry.event)) return;
+        }
+        // The host stopped without the run ending here (it is left for another instance): say so.
+        if (finish.aborted && !signal.aborted) yield { seq: 0, event: { type: 'RUN_ERROR', message: RUN_HOST_STOPPED } };
+      },
+      cancel: (reason) => void engine.cancel(key, reason === undefined ? {} : { reason }).catch((err: unknown) => log.warn({ err, jobId }, 'cancelling a streamed run failed')),
+      release: () => slot.release(),
+    };
+  }
+
+  /**
+   * DESIGN §12 AG-UI: one turn of the thread as a run reserved for streaming, its stream opened at once
+   * (the same start and stream as `stream: true` followed by GET …/stream, so the same envelope, ownership,
+   * limits and frames). A stream that cannot be opened withdraws the reservation, so no run is left waiting.
+   */
+  async runAgui(principal: Principal, handle: string, turn: AguiTurn, requestId: string | null = null): Promise<{ readonly jobId: string; readonly stream: RunStream }> {
+    const started = await this.start(principal, handle, { userMessages: [turn.message], conversationId: turn.threadId, stream: true }, requestId);
+    try {
+      const stream = await this.openStream(principal, handle, started.jobId);
+      return { jobId: started.jobId, stream: onThread(stream, turn.threadId) };
+    } catch (error) {
+      const reserved = await this.#reservation(principal, handle, started.jobId);
+      if (reserved !== undefined) await this.#options.engine.endQueued(reserved, { type: 'stopped', stopped: { cause: 'cancelled', reason: null } }, { leaseHolder: STREAM_RESERVATION });
+      throw error;
+    }
+  }
+
+  /** An unopened stream reservation past its TTL ends as reclaimed; answers the run as it now stands. */
+  async #reclaimed(principal: Principal, run: BundleRunRecord | undefined): Promise<BundleRunRecord | undefined> {
+    if (run === undefined || !reservationLapsed(run, this.#options.clock.now())) return run;
+    const reserved = await this.#reservation(principal, run.handle, run.jobId);
+    // Compare-and-set by the engine: a stream that claimed it in the meantime wins.
+    if (reserved !== undefined) await this.#options.engine.endQueued(reserved, { type: 'abandoned' }, { leaseHolder: STREAM_RESERVATION });
+    return this.#options.runs.find(principal, run.handle, run.jobId);
+  }
+
+  /** The run's record while it is still an unclaimed stream reservation. */
+  async #reservation(principal: Principal, handle: string, jobId: string): Promise<StoredRecord<BundleRunRecord> | undefined> {
+    const run = await this.#options.runs.find(principal, handle, jobId);
+    if (run === undefined) return undefined;
+    const stored = await this.#options.runs.stored(bundleRunKey(run));
+    return stored?.leaseHolder === STREAM_RESERVATION && stored.state === QUEUED ? stored : undefined;
+  }
+
+  async #reclaimReservations(principal: Principal): Promise<void> {
+    for (const run of await this.#options.runs.queued(principal)) await this.#reclaimed(principal, run);
+  }
+}
+
+function reservationLapsed(run: BundleRunRecord, now: number): boolean {
+  return run.status === 'Queued' && run.reservationExpiresAt !== null && run.reservationExpiresAt <= now;
+}

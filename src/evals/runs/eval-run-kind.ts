@@ -1,0 +1,99 @@
+// Eval runs as the run engine knows them: records in the `eval-run` collection, live while Queued or
+// Running, one lane of Evaluation:MaxConcurrentRuns per instance and one run per owner at a time. A
+// run begins Running, always resumes from its judged cases when its instance died, checkpoints each
+// judged case through the live run (so nothing is written once the engine fenced it: a case cut short
+// by a stopping host is run again, on its own answer, by the next instance), and ends as settle
+// files it: Succeeded with its report, or Failed/Cancelled without one.
+import type { Clock, IdGenerator } from '../../platform/clock/index.js';
+import { redactValue } from '../../platform/redaction/index.js';
+import { INTERRUPTED, type Interrupted, type LiveRun, type RunEnding, type RunKind, type SettlingRun } from '../../runs/index.js';
+import type { EvalRunData, FinishedStatus, RunDetails } from '../eval-run.js';
+import { buildReport } from '../report/build-report.js';
+import type { Tally } from '../report/tally.js';
+import { planExecutions } from '../runner/plan-executions.js';
+import { runEvaluation, type EvaluationHost } from '../runner/run-evaluation.js';
+import type { CaseResult } from '../runner/case-execution.js';
+import type { Verdict } from '../schemas.js';
+import { LIVE_STATES, RUN_COLLECTION, type EvalStore } from '../store/eval-store.js';
+
+export interface EvalRunKindOptions {
+  readonly store: EvalStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly maxConcurrent: number;
+  readonly host: Omit<EvaluationHost, 'hostSignal' | 'clock' | 'ids'>;
+  /** Told of every run that finished with a report (the eval verdict and case metrics). */
+  readonly onReport?: (verdict: Verdict, counts: Tally) => void;
+}
+
+/** Every case judged, in plan order. */
+export interface EvalOutcome {
+  readonly results: readonly CaseResult[];
+}
+
+export function evalRunKind(options: EvalRunKindOptions): RunKind<EvalRunData, EvalOutcome> {
+  const { store, clock } = options;
+  return {
+    collection: RUN_COLLECTION,
+    liveStates: LIVE_STATES,
+    lane: { maxConcurrent: options.maxConcurrent, maxConcurrentPerOwner: 1 },
+    begin: (record, now) => (record.data.status === 'Queued' ? { state: 'Running', data: { ...record.data, status: 'Running', startedAt: now } } : null),
+    resumes: () => true,
+    execute: (run) => execute(run, options),
+    settle: async (run, ending) => {
+      const data = run.record.data;
+      const final = finalOf(ending);
+      const commit = async (patch: Parameters<SettlingRun<EvalRunData>['commit']>[0]['record']['patch']): Promise<boolean> => (await run.commit({ record: { patch } })).committed;
+      if (final === 'Succeeded' && ending.type === 'completed' && data.submission !== null) {
+        const { options: runOptions } = data.submission;
+        const startedAt = data.startedAt ?? run.now;
+        const results = ending.outcome.results;
+        const built = buildReport(results, { datasets: data.datasetNames, repeats: runOptions.repeats, failRateThreshold: runOptions.failRateThreshold, pricing: options.host.pricing });
+        const completedAt = clock.now();
+        const outcome = { counts: built.counts, verdict: built.verdict, durationMs: Math.max(0, completedAt - startedAt), costUsd: built.costUsd };
+        // Everything in the details that came from a model or a tool is redacted once, here, before it is kept.
+        const details: RunDetails = redactValue({ datasets: data.datasetNames, repeats: runOptions.repeats, report: built.report, cases: results });
+        if (!(await store.file({ ...data, status: 'Succeeded', completedAt, outcome }, details, commit))) return null;
+        options.onReport?.(built.verdict, built.counts);
+        return 'Succeeded';
+      }
+      const empty: RunDetails = { datasets: data.datasetNames, repeats: data.submission?.options.repeats ?? 1, report: null, cases: [] };
+      return (await store.file({ ...data, status: final, completedAt: clock.now(), outcome: null }, empty, commit)) ? final : null;
+    },
+  };
+}
+
+async function execute(live: LiveRun<EvalRunData>, options: EvalRunKindOptions): Promise<EvalOutcome | Interrupted> {
+  const { store, clock, ids, host } = options;
+  const run = live.record.data;
+  const submission = run.submission;
+  if (submission === null) return { results: [] };
+  const results = await runEvaluation(
+    {
+      ownerId: run.ownerId,
+      envelope: submission.envelope,
+      datasets: submission.datasets,
+      executions: planExecutions(submission.datasets, submission.options.repeats, submission.options.tagFilter),
+      parallelism: submission.options.parallelism,
+      judged: await store.judged(live.key),
+      // Each judged case is a checkpoint, written only while the run is this instance's.
+      onJudged: async (index, result) => void (await live.commit({ items: [{ key: String(index), data: redactValue(result) }] })),
+      draining: live.draining,
+    },
+    { ...host, clock, ids, hostSignal: live.signal },
+  );
+  return results === null ? INTERRUPTED : { results };
+}
+
+/** The status an ending files: a report only for a run that completed undisturbed. */
+function finalOf(ending: RunEnding<EvalOutcome>): FinishedStatus {
+  switch (ending.type) {
+    case 'completed':
+      return ending.stopped === null ? 'Succeeded' : 'Failed';
+    case 'stopped':
+      return ending.stopped.cause === 'cancelled' ? 'Cancelled' : 'Failed';
+    case 'crashed':
+    case 'abandoned':
+      return 'Failed';
+  }
+}

@@ -1,0 +1,26 @@
+// Messages between instances about one run, typed: what a cancel or a decided approval says to the
+// instance executing the run. Sent as JSON on the run's signal topic; anything else heard there is
+// ignored (a hint from a newer or older build is never misread).
+
+export type RunMessage =
+  | { readonly type: 'cancel'; readonly reason: string | null }
+  | { readonly type: 'approval-decided'; readonly approvalId: string };
+
+/** At most the signal bus's message length: reasons and ids are short, service-written strings. */
+export function encodeRunMessage(message: RunMessage): string {
+  return JSON.stringify(message);
+}
+
+export function decodeRunMessage(text: string): RunMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, reason, approvalId } = value as Record<string, unknown>;
+  if (type === 'cancel') return { type, reason: typeof reason === 'string' ? reason : null };
+  if (type === 'approval-decided' && typeof approvalId === 'string') return { type, approvalId };
+  return undefined;
+}

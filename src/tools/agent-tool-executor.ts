@@ -1,0 +1,51 @@
+// The `executeTool` an agent conversation is given (bundle runs, delegated sub-agents, eval cases):
+// every tool call the model asks for — a tool it was offered or not, arguments well-formed or not —
+// is one governed call on the caller's surface, and its outcome is mapped to what the agent loop
+// tells the model: denied, refused (with a host-written reason the model can act on, never tool or
+// exception text), failed (the detail goes to the log only) or the tool's output.
+import type { ExecuteTool, ToolExecution } from '../agent/index.js';
+import type { EffectiveEnvelope, ResolvedEnvelope } from '../platform/envelope/index.js';
+import { redactText } from '../platform/redaction/index.js';
+import type { GovernedCalls, GovernedSurface } from './governed-call.js';
+import type { ConversationScope } from './tool.js';
+
+export interface AgentToolExecutorOptions {
+  readonly calls: GovernedCalls;
+  readonly surface: Extract<GovernedSurface, 'bundle' | 'eval'>;
+  readonly ownerId: string;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  /** The calling conversation (what `delegate_task` needs to run a sub-agent under it). */
+  readonly conversation?: ConversationScope;
+  /** Told the name of every tool that ran and failed (an eval case is then errored). */
+  readonly onFailed?: (toolName: string) => void;
+  readonly log: { info(details: object, message: string): void };
+}
+
+export function agentToolExecutor(options: AgentToolExecutorOptions): ExecuteTool {
+  const { calls, surface, ownerId, envelope, conversation, log } = options;
+  return async (call, signal): Promise<ToolExecution> => {
+    const input = { operation: call.operation, parameters: call.parameters };
+    const outcome = await calls.call({ surface, ownerId, envelope, toolName: call.name, input: () => input, signal, callId: call.toolCallId, ...(conversation === undefined ? {} : { conversation }) });
+    const where = { surface, tool: call.name, operation: call.operation, toolCallId: call.toolCallId };
+    switch (outcome.status) {
+      case 'succeeded':
+        return { status: 'succeeded', output: outcome.output };
+      case 'denied':
+        return { status: 'denied' };
+      case 'refused': {
+        const { refusal, tool } = outcome;
+        const name = tool.descriptor.name;
+        if (refusal.kind === 'undeclared-operation') {
+          return { status: 'refused', reason: `${name} declares no such operation; "operation" must be one of: ${refusal.accepted.join(', ')}`, operations: refusal.accepted };
+        }
+        const reason = `the parameters of ${name}.${call.operation} are invalid: ${refusal.message}`;
+        log.info({ ...where, reason: redactText(reason) }, 'tool call refused');
+        return { status: 'refused', reason };
+      }
+      case 'failed':
+        log.info({ ...where, error: redactText(outcome.error) }, 'tool call failed');
+        options.onFailed?.(outcome.tool.descriptor.name);
+        return { status: 'failed', error: outcome.error };
+    }
+  };
+}

@@ -1,0 +1,269 @@
+// The one governed tool call, used by direct invocation, bundle runs, workflow steps and eval runs
+// alike: look the tool up in the caller's envelope → the policy (autonomy ceiling, data
+// classification) → the call's operation and parameters → run it (one call at a time per owner for
+// a tool that is not concurrency-safe) → an outcome: succeeded, failed, denied or refused. Every
+// call, whatever its surface and outcome, writes exactly one `tool.call.decided` audit line (at the
+// policy decision; a tool that is not granted is such a decision too) and one metric sample; with
+// tracing on, a found tool is an `execute_tool {tool}` span. Each surface maps the outcome to its
+// own answer (a 403, a failed step, a message the model is told); none decides anything itself.
+// Denials have no override.
+import { decideExecution, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
+import type { ServiceMetrics } from '../platform/metrics/index.js';
+import { promiseOf } from '../platform/promise/index.js';
+import { containsSecret, redactText } from '../platform/redaction/index.js';
+import { TRACING_DISABLED, type Span, type Tracing } from '../platform/tracing/index.js';
+import { untilAborted } from '../platform/abort/index.js';
+import { GovernorDecisionLine } from './governor-decision-line.js';
+import { DeadlineExceeded } from './invocation-deadline.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import type { ParameterValidator } from './parameter-validator.js';
+import type { ToolRegistry } from './registry.js';
+import type { ConversationScope, Tool, ToolCallContext, ToolResult } from './tool.js';
+import { ToolCallMetrics } from './tool-call-metrics.js';
+
+export type GovernedSurface = 'direct' | 'bundle' | 'workflow' | 'eval';
+export type GovernorDenial = 'not-granted' | 'autonomy' | 'data-classification';
+
+export const TOOL_FAILURE_MESSAGE = 'The tool failed.';
+/** The longest tool name or operation, as asked, that an audit line repeats. */
+const MAX_ASKED_NAME = 128;
+
+export interface ToolInput {
+  readonly operation: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+export interface GovernedCallRequest {
+  readonly surface: GovernedSurface;
+  readonly ownerId: string;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  /** The tool's name as asked (caller or model text). */
+  readonly toolName: string;
+  /**
+   * The operation and parameters, read once the tool is found (direct invocation validates its body
+   * only then, so an unknown tool is a 404 whatever the body). A throw propagates to the caller.
+   */
+  input(): ToolInput;
+  /** Aborted on deadline, cancellation or shutdown; read only when something needs it. */
+  readonly signal: AbortSignal;
+  /** Whether the call is already cancelled, answered without reading `signal`; default `signal.aborted`. */
+  cancelled?(): boolean;
+  /** The HTTP request the call is part of (direct invocation), for the audit line. */
+  readonly requestId?: string | null;
+  /** The model's id for this call (gen_ai.tool.call.id on the span), when a model made it. */
+  readonly callId?: string;
+  /** The conversation that made the call, when an agent did (a tool that runs a sub-agent needs it). */
+  readonly conversation?: ConversationScope;
+}
+
+/** Why a call was refused before it ran: its operation or parameters. Each surface words it. */
+export type CallRefusal =
+  | { readonly kind: 'undeclared-operation'; readonly asked: string; readonly accepted: readonly string[] }
+  | { readonly kind: 'invalid-parameters'; readonly message: string };
+
+export type GovernedCallOutcome =
+  | { readonly status: 'succeeded'; readonly tool: Tool; readonly operation: string; readonly output: string }
+  | { readonly status: 'failed'; readonly tool: Tool; readonly operation: string; readonly error: string }
+  | { readonly status: 'denied'; readonly denial: GovernorDenial; readonly reason: string }
+  | { readonly status: 'refused'; readonly tool: Tool; readonly refusal: CallRefusal };
+
+/** Runs a granted, checked call in place of the tool's own invoke (a workflow's retrieval plan reads the index whole). */
+export type CallExecution = (tool: Tool, input: ToolInput, context: ToolCallContext) => Promise<ToolResult>;
+
+export interface GovernedCallsOptions {
+  readonly registry: ToolRegistry;
+  readonly validator: ParameterValidator;
+  readonly log: { info(object: object, message: string): void; warn(object: object, message: string): void };
+  readonly metrics?: ServiceMetrics;
+  readonly tracing?: Tracing;
+  readonly now?: () => number;
+}
+
+export class GovernedCalls {
+  readonly #registry: ToolRegistry;
+  readonly #validator: ParameterValidator;
+  readonly #log: GovernedCallsOptions['log'];
+  readonly #serial = new KeyedMutex();
+  readonly #metrics: ToolCallMetrics | undefined;
+  readonly #tracing: Tracing;
+  readonly #now: () => number;
+
+  constructor(options: GovernedCallsOptions) {
+    this.#registry = options.registry;
+    this.#validator = options.validator;
+    this.#log = options.log;
+    this.#metrics = options.metrics?.enabled === true ? new ToolCallMetrics(options.metrics) : undefined;
+    this.#tracing = options.tracing ?? TRACING_DISABLED;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** The tool registry the calls are looked up in. */
+  get registry(): ToolRegistry {
+    return this.#registry;
+  }
+
+  /** Governs and, when allowed and well-formed, runs one call. A throwing tool becomes the generic failure. */
+  call(request: GovernedCallRequest, execution?: CallExecution): Promise<GovernedCallOutcome> {
+    // A granted built-in is found at once (a direct clock call waits on no promise for it).
+    const builtin = this.#registry.grantedBuiltin(request.envelope, request.toolName);
+    if (builtin !== undefined) return promiseOf(() => this.#found(request, this.#offered(request, builtin), execution));
+    return untilAborted(this.#registry.findGranted(request.envelope, request.toolName, request.signal), request.signal).then((tool) =>
+      this.#found(request, tool === undefined ? undefined : this.#offered(request, tool), execution),
+    );
+  }
+
+  /** Direct invocation offers only directly invocable tools: any other is not there for it. */
+  #offered(request: GovernedCallRequest, tool: Tool): Tool | undefined {
+    return request.surface === 'direct' && !tool.descriptor.isDirectlyInvocable ? undefined : tool;
+  }
+
+  #found(request: GovernedCallRequest, tool: Tool | undefined, execution: CallExecution | undefined): Promise<GovernedCallOutcome> {
+    if (tool === undefined) return Promise.resolve(this.#notGranted(request));
+    if (!this.#tracing.enabled) return this.#decide(request, tool, undefined, execution);
+    const span = this.#tracing.startSpan(`execute_tool ${tool.descriptor.name}`, {
+      attributes: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': tool.descriptor.name,
+        'gen_ai.tool.type': 'function',
+        ...(request.callId === undefined ? {} : { 'gen_ai.tool.call.id': request.callId }),
+        'portcullis.tool.surface': request.surface,
+      },
+    });
+    return this.#tracing.withSpan(span, () => this.#decide(request, tool, span, execution)).finally(() => span.end());
+  }
+
+  /** Not in the envelope (or not there at all, which reads the same): a denial like any other. */
+  #notGranted(request: GovernedCallRequest): GovernedCallOutcome {
+    const reason = 'denied: not a tool the envelope grants';
+    let operation = '';
+    try {
+      operation = request.input().operation;
+    } catch {
+      // An unreadable request names no operation; the denial stands.
+    }
+    // Both names are caller or model text: bounded, and logged as a plain object so they are redacted.
+    const line = new GovernorDecisionLine(request.ownerId, asked(request.toolName), asked(operation), request.surface, 'denied', reason, 'not-granted', sourceOf(request.envelope), request.requestId ?? null);
+    this.#log.info({ ...line }, 'tool call governed');
+    const offered = this.#registry.lookupOffline(request.toolName);
+    this.#metrics?.denied(typeof offered === 'object' ? offered.descriptor.name : null, request.surface, 'not-granted');
+    return { status: 'denied', denial: 'not-granted', reason };
+  }
+
+  // Promise chains, not nested async functions: a workflow step is one governed call, and each async
+  // layer costs its own promises and microtask turns on every step of every run.
+  #decide(request: GovernedCallRequest, tool: Tool, span: Span | undefined, execution: CallExecution | undefined): Promise<GovernedCallOutcome> {
+    const input = request.input();
+    const name = tool.descriptor.name;
+    const decision = decideExecution(request.envelope, name);
+    let denial: { readonly denial: GovernorDenial; readonly reason: string } | null = null;
+    if (!decision.allowed) {
+      denial = { denial: decision.reason === 'autonomy-below-autonomous' ? 'autonomy' : 'not-granted', reason: decision.rule };
+    } else if ((!tool.descriptor.isReadOnly || tool.descriptor.reachesNetwork) && containsSecret(input.parameters)) {
+      denial = { denial: 'data-classification', reason: 'denied: the parameters carry a detected secret and the tool writes or reaches the network' };
+    }
+    const operation = tool.descriptor.operations.find((op) => op.name === input.operation);
+    // The arguments of an allowed call are checked before its one line is written, which says so.
+    const refusal = denial === null ? this.#check(tool, operation, input) : null;
+    const line = new GovernorDecisionLine(
+      request.ownerId,
+      name,
+      input.operation,
+      request.surface,
+      denial === null ? 'allowed' : 'denied',
+      denial === null ? decision.rule : denial.reason,
+      denial?.denial ?? null,
+      sourceOf(request.envelope),
+      request.requestId ?? null,
+      refusal?.kind ?? null,
+    );
+    // An operation the tool does not declare is caller or model text: logged as a plain (redacted) object.
+    this.#log.info(operation !== undefined ? line : { ...line, operation: asked(input.operation) }, 'tool call governed');
+    span?.setAttributes({ 'portcullis.tool.operation': operation?.name ?? '', 'portcullis.governance.decision': denial === null ? 'allowed' : 'denied' });
+    if (denial !== null) {
+      span?.setAttribute('portcullis.governance.denial', denial.denial);
+      this.#metrics?.denied(name, request.surface, denial.denial);
+      return Promise.resolve({ status: 'denied', ...denial });
+    }
+    if (refusal !== null) {
+      this.#metrics?.refused(tool, request.surface);
+      span?.setAttribute('error.type', 'refused');
+      return Promise.resolve({ status: 'refused', tool, refusal });
+    }
+    const started = this.#metrics === undefined ? 0 : this.#now();
+    const op = input.operation;
+    return this.#run(request, tool, input, execution).then(
+      (result): GovernedCallOutcome => {
+        // The signal is read only for a failure: a direct invocation builds it only when read.
+        this.#completed(request, tool, result.ok ? 'succeeded' : stoppedAs(request.signal) ?? 'failed', started, span);
+        return result.ok ? { status: 'succeeded', tool, operation: op, output: result.output } : { status: 'failed', tool, operation: op, error: result.error };
+      },
+      (error: unknown) => {
+        this.#completed(request, tool, stoppedAs(request.signal) ?? 'cancelled', started, span);
+        throw error;
+      },
+    );
+  }
+
+  #check(tool: Tool, operation: Tool['descriptor']['operations'][number] | undefined, input: ToolInput): CallRefusal | null {
+    if (operation === undefined) return { kind: 'undeclared-operation', asked: input.operation, accepted: tool.descriptor.operations.map((op) => op.name) };
+    const check = this.#validator.check(operation, input.parameters);
+    return check.ok ? null : { kind: 'invalid-parameters', message: check.message };
+  }
+
+  #completed(request: GovernedCallRequest, tool: Tool, outcome: 'succeeded' | 'failed' | 'timed_out' | 'cancelled', started: number, span: Span | undefined): void {
+    this.#metrics?.completed(tool, request.surface, outcome, (this.#now() - started) / 1000);
+    if (span !== undefined && outcome !== 'succeeded') span.setAttribute('error.type', outcome);
+  }
+
+  #run(request: GovernedCallRequest, tool: Tool, input: ToolInput, execution: CallExecution | undefined): Promise<ToolResult> {
+    if (tool.descriptor.isConcurrencySafe) return this.#invoke(request, tool, input, execution);
+    return this.#serial.run(`${request.ownerId}\u0000${tool.descriptor.name.toLowerCase()}`, request.signal, () => this.#invoke(request, tool, input, execution));
+  }
+
+  /**
+   * The tool's result; a tool that throws (not aborted) becomes the generic failure, logged here. A
+   * call cancelled before it starts is not started: it rejects with the abort reason, as a tool
+   * aborted while it ran does. The tool's context reads the signal only when the tool does.
+   */
+  #invoke(request: GovernedCallRequest, tool: Tool, input: ToolInput, execution: CallExecution | undefined): Promise<ToolResult> {
+    if (request.cancelled === undefined ? request.signal.aborted : request.cancelled()) return Promise.reject(request.signal.reason as Error);
+    const context = new CallContext(request);
+    const invoking = execution === undefined ? () => tool.invoke(input.operation, input.parameters, context) : () => execution(tool, input, context);
+    return promiseOf(invoking).catch((error: unknown): ToolResult => {
+      if (request.signal.aborted) throw error;
+      this.#log.warn({ err: error, tool: tool.descriptor.name, operation: input.operation }, 'tool threw');
+      return { ok: false, error: TOOL_FAILURE_MESSAGE };
+    });
+  }
+}
+
+/** How a call whose signal aborted counts: its deadline passed, or it was cancelled; null when not aborted. */
+function stoppedAs(signal: AbortSignal): 'timed_out' | 'cancelled' | null {
+  if (!signal.aborted) return null;
+  return signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled';
+}
+
+function sourceOf(envelope: ResolvedEnvelope | EffectiveEnvelope): string {
+  return 'source' in envelope ? envelope.source : envelope.grant.source;
+}
+
+function asked(text: string): string {
+  return redactText(text.length > MAX_ASKED_NAME ? `${text.slice(0, MAX_ASKED_NAME)}…` : text);
+}
+
+/** A tool's view of a governed call: the signal is read from the call only when the tool reads it. */
+class CallContext implements ToolCallContext {
+  readonly ownerId: string;
+  readonly conversation: ConversationScope | undefined;
+  readonly #request: GovernedCallRequest;
+
+  constructor(request: GovernedCallRequest) {
+    this.ownerId = request.ownerId;
+    this.conversation = request.conversation;
+    this.#request = request;
+  }
+
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+}

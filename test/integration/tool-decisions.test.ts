@@ -1,0 +1,107 @@
+// DESIGN §17 and issue 21: every governed tool decision — allowed or denied, a tool the envelope does
+// not grant included, and a call refused for its arguments — is exactly one `tool.call.decided` audit
+// line and one `portcullis_tool_calls_total` sample, on every surface: direct invocation, bundle runs,
+// workflow ToolUse steps and eval runs. One app (the Scripted model asks for tool calls with
+// `call <tool> <operation> <json>`); each test makes one denied and one refused call on its surface.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/platform/log/index.js';
+import { captureLog } from '../helpers/log-capture.js';
+import { Exposition } from '../helpers/prometheus.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { bundleSettings, registerHandle, settled, startJob } from './bundles-harness.js';
+import { chain, isFinal, pollUntil, start, submit, toolStep } from './workflows-harness.js';
+
+const log = captureLog();
+let t: TestApp;
+let base: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'portcullis-decisions-'));
+  await writeFile(
+    join(base, 'asks.yaml'),
+    [
+      'subject:',
+      '  system: You call tools.',
+      '  tools: [calculator, http_fetch]',
+      'cases:',
+      '  - id: denied',
+      '    input: \'call http_fetch get {"url": "http://example.invalid/"}\'',
+      '    assert: [{ type: contains, value: x }]',
+      '  - id: refused',
+      '    input: \'call calculator evaluate {"nope": 1}\'',
+      '    assert: [{ type: contains, value: x }]',
+    ].join('\n'),
+  );
+  t = await buildTestApp({
+    settings: bundleSettings(join(base, 'staging'), {
+      ChatModel: { Provider: 'Scripted' },
+      DirectToolInvocation: { Enabled: true },
+      Evaluation: { Enabled: true, DatasetRoots: [base] },
+      BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'calculator'], AutonomyCeiling: 'Autonomous' } }, Auth: { AnonymousRoles: ['Harness.Tools.Invoke', 'Harness.Evals.Execute'] } },
+      RateLimits: Object.fromEntries(['tools-invoke', 'workflows-write', 'workflows-read', 'evals-write', 'evals-read'].map((p) => [p, { PermitsPerMinute: 100_000 }])),
+    }),
+    deps: { logger: createLogger({ level: 'info', destination: log.destination }) },
+  });
+});
+
+afterAll(async () => {
+  await t.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+/** The decision lines of one surface, as parsed JSON. */
+function decisions(surface: string): Array<Record<string, unknown>> {
+  return log.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['event'] === 'tool.call.decided' && line['surface'] === surface);
+}
+
+async function toolCalls(labels: Record<string, string>): Promise<number> {
+  const exposition = new Exposition((await t.app.inject({ method: 'GET', url: '/metrics' })).body);
+  return Number(exposition.sample('portcullis_tool_calls_total', labels)?.value ?? 0);
+}
+
+/** The surface logged exactly one line and counted exactly one sample for each of its two calls. */
+async function expectOneDecisionEach(surface: string): Promise<void> {
+  expect(decisions(surface).map((d) => [d['tool'], d['verdict'], d['denial'], d['refusal']]).sort()).toEqual([
+    ['calculator', 'allowed', null, 'invalid-parameters'],
+    ['http_fetch', 'denied', 'not-granted', null],
+  ]);
+  expect(await toolCalls({ tool: 'http_fetch', surface, outcome: 'denied', rule: 'not_granted' })).toBe(1);
+  expect(await toolCalls({ tool: 'calculator', surface, outcome: 'refused', rule: '' })).toBe(1);
+}
+
+describe('every tool decision is audited and counted once', () => {
+  it('on direct invocation: an ungranted tool (404) and a refused call (400)', async () => {
+    const notGranted = await t.app.inject({ method: 'POST', url: '/api/tools/http_fetch/invoke', payload: { operation: 'get', parameters: { url: 'http://example.invalid/' } } });
+    expect(notGranted.statusCode).toBe(404);
+    const badArguments = await t.app.inject({ method: 'POST', url: '/api/tools/calculator/invoke', payload: { operation: 'evaluate', parameters: { nope: 1 } } });
+    expect(badArguments.statusCode).toBe(400);
+    await expectOneDecisionEach('direct');
+  });
+
+  it('in a bundle run: a tool the model was not offered, and arguments the schema refuses', async () => {
+    const handle = await registerHandle(t.app);
+    for (const message of ['call http_fetch get {"url": "http://example.invalid/"}', 'call calculator evaluate {"nope": 1}']) {
+      expect(await settled(t.app, handle, await startJob(t.app, handle, { userMessages: [message] }))).toMatchObject({ status: 'Succeeded' });
+    }
+    await expectOneDecisionEach('bundle');
+  });
+
+  it('in a workflow ToolUse step: a tool the envelope lacks, and parameters that render to what the schema refuses', async () => {
+    const deniedRun = await start(t.app, await submit(t.app, chain('denied', toolStep('fetch', 'http_fetch', 'get', { url: 'http://example.invalid/' }))));
+    expect(await pollUntil(t.app, deniedRun.statusUrl, isFinal)).toMatchObject({ status: 'Failed' });
+    const refusedRun = await start(t.app, await submit(t.app, { ...chain('refused', toolStep('sum', 'calculator', 'evaluate', { expression: '{{ input.x }}' })), configuration: { input: { x: 7 } } }));
+    expect(await pollUntil(t.app, refusedRun.statusUrl, isFinal)).toMatchObject({ status: 'Failed' });
+    await expectOneDecisionEach('workflow');
+  });
+
+  it('in an eval run: a tool the subject asks for but the envelope narrows away, and arguments the schema refuses', async () => {
+    const started = await t.app.inject({ method: 'POST', url: '/api/evals/runs', payload: { datasets: ['asks'] } });
+    expect(started.statusCode).toBe(202);
+    const { statusUrl } = started.json<{ statusUrl: string }>();
+    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: statusUrl })).json<{ status: string }>().status, { timeout: 10_000 }).toBe('Succeeded');
+    await expectOneDecisionEach('eval');
+  });
+});
