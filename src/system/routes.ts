@@ -17,9 +17,25 @@ export interface ReadinessCheck {
 
 export const NOT_READY_DETAIL = 'The service is not ready: a dependency it was configured with cannot be reached.';
 
+/**
+ * How long one check may take before it counts as failing: readiness answers within a second whatever
+ * a dependency does (a frozen database answers nothing at all).
+ */
+export const READINESS_CHECK_MS = 800;
+
+/** The check's verdict, false once READINESS_CHECK_MS passed without one. */
+function withinDeadline(check: () => Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_CHECK_MS);
+    timer.unref();
+  });
+  return Promise.race([check().catch(() => false), late]).finally(() => clearTimeout(timer));
+}
+
 /** Every category's verdict (a category is ready when all its checks pass), in first-configured order. */
 export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise<Record<string, boolean>> {
-  const results = await Promise.all(checks.map(async (c) => [c.category, await c.check().catch(() => false)] as const));
+  const results = await Promise.all(checks.map(async (c) => [c.category, await withinDeadline(() => c.check())] as const));
   const byCategory: Record<string, boolean> = {};
   for (const [category, ok] of results) byCategory[category] = (byCategory[category] ?? true) && ok;
   return byCategory;
