@@ -47,28 +47,28 @@ export function filedRun(data: EvalRunData & { status: FinishedStatus }): FiledR
 }
 
 export class EvalStore {
-  readonly #o: EvalStoreOptions;
+  readonly #options: EvalStoreOptions;
   readonly #files: ReportFiles | null;
 
   constructor(options: EvalStoreOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#files = options.reportsRoot === null ? null : new ReportFiles(options.reportsRoot);
   }
 
   admit(run: EvalRunData, maxActivePerOwner: number, lease: { readonly holder: string; readonly expiresAt: number }): Promise<InsertResult<EvalRunData>> {
-    return this.#o.storage.records.insert<EvalRunData>(
+    return this.#options.storage.records.insert<EvalRunData>(
       { ...evalRunKey(run, run.jobId), state: run.status, createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES } },
     );
   }
 
   record(owner: Owner, jobId: string): Promise<StoredRecord<EvalRunData> | undefined> {
-    return this.#o.storage.records.get<EvalRunData>(evalRunKey(owner, jobId));
+    return this.#options.storage.records.get<EvalRunData>(evalRunKey(owner, jobId));
   }
 
   /** The judged cases of a live run, by execution index. */
   async judged(key: RecordKey): Promise<Map<number, CaseResult>> {
-    return new Map((await this.#o.storage.journal.items<CaseResult>(key)).map((item) => [Number(item.key), item.data]));
+    return new Map((await this.#options.storage.journal.items<CaseResult>(key)).map((item) => [Number(item.key), item.data]));
   }
 
   /**
@@ -78,16 +78,16 @@ export class EvalStore {
    * instance owns it).
    */
   async file(run: EvalRunData & { status: FinishedStatus }, details: RunDetails, commit: (patch: RecordPatch<EvalRunData>) => Promise<boolean>): Promise<boolean> {
-    const { storage, clock } = this.#o;
+    const { storage, clock } = this.#options;
     const now = clock.now();
     const completedAt = run.completedAt ?? now;
-    const remaining = completedAt + this.#o.reclaimAfterMs - now;
+    const remaining = completedAt + this.#options.reclaimAfterMs - now;
     // Written before the record says the run finished, so a finished poll always has its file.
     if (this.#files !== null) {
       try {
         await this.#files.write(filedRun(run), details);
       } catch (error) {
-        this.#o.log.warn({ err: error, jobId: run.jobId }, 'An eval report could not be written to Evaluation:ReportsRoot.');
+        this.#options.log.warn({ err: error, jobId: run.jobId }, 'An eval report could not be written to Evaluation:ReportsRoot.');
       }
     }
     if (remaining > 0) {
@@ -107,12 +107,12 @@ export class EvalStore {
     if (record !== undefined) {
       const data = record.data;
       if (data.status === 'Queued' || data.status === 'Running') return undefined;
-      const details = await this.#o.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: jobId });
+      const details = await this.#options.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: jobId });
       return { run: filedRun({ ...data, status: data.status }), details: details?.data };
     }
     const document = await this.#files?.read(owner.ownerId, jobId);
     if (document === undefined) return undefined;
-    const reclaimed = document.run.completedAt + this.#o.reclaimAfterMs <= this.#o.clock.now();
+    const reclaimed = document.run.completedAt + this.#options.reclaimAfterMs <= this.#options.clock.now();
     return { run: document.run, details: reclaimed ? undefined : document.details };
   }
 
@@ -121,11 +121,11 @@ export class EvalStore {
     owner: Owner,
     page: { readonly limit: number; readonly cursor: string | null },
   ): Promise<{ runs: Array<{ live: EvalRunData } | FiledLookup>; nextCursor: string | null }> {
-    const found = await this.#o.storage.records.list<EvalRunData>(RUN_COLLECTION, owner.ownerId, page);
+    const found = await this.#options.storage.records.list<EvalRunData>(RUN_COLLECTION, owner.ownerId, page);
     const runs = await Promise.all(
       found.records.map(async ({ data }): Promise<{ live: EvalRunData } | FiledLookup> => {
         if (data.status === 'Queued' || data.status === 'Running') return { live: data };
-        const details = await this.#o.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: data.jobId });
+        const details = await this.#options.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: data.jobId });
         return { run: filedRun({ ...data, status: data.status }), details: details?.data };
       }),
     );
@@ -134,7 +134,7 @@ export class EvalStore {
 
   /** Drops reclaimed details and expired summaries (with any checkpoints left). */
   async sweep(): Promise<void> {
-    await this.#o.storage.records.sweep(DETAILS_COLLECTION);
-    await this.#o.storage.records.sweep(RUN_COLLECTION);
+    await this.#options.storage.records.sweep(DETAILS_COLLECTION);
+    await this.#options.storage.records.sweep(RUN_COLLECTION);
   }
 }
