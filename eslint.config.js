@@ -37,8 +37,11 @@ export default tseslint.config(
             ),
             ...features.map((f) => zone('runs', f, 'runs imports only platform')),
             ...['agent', 'tools', 'bundles', 'workflows', 'evals'].map((f) => zone('models', f, 'models imports only platform')),
-            ...['tools', 'bundles', 'workflows', 'evals'].map((f) => zone('agent', f, 'agent receives its tools as an argument')),
-            ...['bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports agent types, models and platform only')),
+            // agent/: the loop is framework-free and receives its tools as an argument; the runtime runs it
+            // for a caller on the tool plane; the manifest reads AGENT.md. Features use agents, never the reverse.
+            ...['tools', 'bundles', 'workflows', 'evals', 'agent/runtime', 'agent/manifest'].map((f) => zone('agent/loop', f, 'the agent loop imports only models and platform; it receives its tools as an argument')),
+            ...['bundles', 'workflows', 'evals'].map((f) => zone('agent', f, 'agent imports tools, models and platform only')),
+            ...['agent', 'bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports models and platform only')),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

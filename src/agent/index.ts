@@ -1,12 +1,10 @@
-// The conversation loop: turns, tool loop, budget, AG-UI-shaped frames. Framework-free; it imports
-// only models and platform and receives its tools as arguments. The only module other features import.
-export { runConversation } from './run-conversation.js';
-export { toModelTools } from './to-model-tools.js';
-export { TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, INVALID_ARGUMENTS_CONTENT } from './tool-result-content.js';
-export { MODEL_CALL_LIMIT_ERROR } from './conversation-errors.js';
-export { WITHHELD_ARGS_DELTA } from './frame-ceiling.js';
-export type { AgentEvent, AgentEventType } from './agent-event.js';
-export type { AgentTool, AgentToolOperation } from './agent-tool.js';
-export type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool.js';
-export type { ConversationInput, ConversationLimits } from './conversation-input.js';
-export type { ConversationOutcome } from './conversation-outcome.js';
+// Everything about an agent, in one place: `manifest/` reads an agent's definition (AGENT.md, nested
+// skills, plugins — what a bundle uploads and a host agent folder holds), `loop/` runs a conversation
+// (turns, the tool loop, budget, AG-UI frames; framework-free, its tools given as an argument), and
+// `runtime/` runs one for a caller (every tool call one governed call, delegation to host agents).
+// The only module other features import.
+export * from './loop/index.js';
+export * from './manifest/index.js';
+export { AgentRuntime, MAX_DELEGATION_DEPTH, NO_CHAT_MODEL_ERROR, DELEGATION_TOO_DEEP, UNKNOWN_HOST_AGENT, NO_BUDGET_TO_DELEGATE, type ConverseInput, type AgentRuntimeOptions } from './runtime/agent-runtime.js';
+export { HostAgents, type HostAgent } from './runtime/host-agents.js';
+export { agentToolExecutor, type AgentToolExecutorOptions } from './runtime/agent-tool-executor.js';

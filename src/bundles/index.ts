@@ -3,8 +3,6 @@
 export { registerBundles } from './register-bundles.js';
 export type { BundleFrame, RunFrame } from './runs/bundle-frame.js';
 export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, RUN_HOST_STOPPED, NO_CHAT_MODEL_ERROR } from './runs/run-errors.js';
-export { AgentRuntime, MAX_DELEGATION_DEPTH } from './agents/agent-runtime.js';
-export { HostAgents, type HostAgent } from './agents/host-agents.js';
 export {
   RunBundleRequestSchema,
   BundleRunResponseSchema,

@@ -13,7 +13,7 @@ import type { EvalRunData } from './eval-run.js';
 import { ceilingBreached, evalsDisabled, reportReclaimed, runFinished, runNotFinished, runNotFound } from './problems.js';
 import { junitXml } from './report/junit-xml.js';
 import { planExecutions } from './runner/plan-executions.js';
-import type { ManifestLog } from '../bundles/manifest/index.js';
+import type { ManifestLog } from '../agent/index.js';
 import { readRunOptions, readStartRequest } from './run-options.js';
 import { filedRunResponse, liveRunResponse, statusUrl } from './run-response.js';
 import type { CancelEvalRunResponse, EvalRunResponse } from './schemas.js';

@@ -19,4 +19,3 @@ export { CatalogService } from './catalog-service.js';
 export { registerToolRoutes, type ToolRoutesOptions } from './routes.js';
 export { invokeTool } from './invoke-service.js';
 export { toCatalogEntry, toDescription } from './catalog-entry.js';
-export { agentToolExecutor, type AgentToolExecutorOptions } from './agent-tool-executor.js';

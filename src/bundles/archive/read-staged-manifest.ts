@@ -1,6 +1,6 @@
 // Reads the manifest of a freshly staged bundle, turning a refused AGENT.md into the archive guard
 // of the same name.
-import { ManifestRejected, readBundleManifest, type BundleManifest, type ManifestLog } from '../manifest/index.js';
+import { ManifestRejected, readBundleManifest, type BundleManifest, type ManifestLog } from '../../agent/index.js';
 import type { ArchiveGuard } from './archive-guard.js';
 import { ArchiveRejected } from './archive-rejected.js';
 

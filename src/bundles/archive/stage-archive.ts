@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ZipFile } from 'yauzl';
-import type { BundleManifest, ManifestLog } from '../manifest/index.js';
+import type { BundleManifest, ManifestLog } from '../../agent/index.js';
 import type { ArchiveLimits } from './archive-limits.js';
 import { ArchiveReader } from './archive-reader.js';
 import { ArchiveRejected } from './archive-rejected.js';

@@ -1,7 +1,7 @@
 // A registered bundle as the store keeps it: its opaque handle, owner and what its manifest declares.
 // Plain data (it may live in PostgreSQL); where an instance staged the files is that instance's own
 // business (staging-leases.ts).
-import type { BundleManifest } from '../manifest/index.js';
+import type { BundleManifest } from '../../agent/index.js';
 
 export interface BundleHandle {
   readonly handle: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { IdGenerator } from '../../platform/clock/index.js';
 import { ProblemError } from '../../platform/problems/index.js';
 import { checkStagingRoot, isArchiveRejected, stageArchive, type ArchiveLimits } from '../archive/index.js';
-import type { ManifestLog } from '../manifest/index.js';
+import type { ManifestLog } from '../../agent/index.js';
 import { stagingRootOverlaps } from '../problems.js';
 import type { BundleHandle } from './bundle-handle.js';
 import { removeLeftovers } from './remove-leftovers.js';

@@ -2,7 +2,7 @@
 // instances), list the caller's handles, delete one (non-disclosing: the same silence whoever asks).
 import type { Principal } from '../../platform/auth/index.js';
 import { isoInstant, type Clock, type IdGenerator } from '../../platform/clock/index.js';
-import { composeSystemPrompt } from '../manifest/index.js';
+import { composeSystemPrompt } from '../../agent/index.js';
 import type { RegisterBundleResponse } from '../schemas.js';
 import type { BundleStager } from './bundle-stager.js';
 import type { HandleStore } from './handle-store.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock/index.js';
 import { createMemoryStorage, type Storage } from '../../platform/storage/index.js';
-import type { BundleManifest } from '../manifest/index.js';
+import type { BundleManifest } from '../../agent/index.js';
 import { HandleStore, type NewHandle } from './handle-store.js';
 import { StagingLeases } from './staging-leases.js';
 import { keptBlobs } from '../../../test/helpers/kept-blobs.js';

@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { ListPage, Storage, StoredRecord } from '../../platform/storage/index.js';
-import type { BundleManifest } from '../manifest/index.js';
+import type { BundleManifest } from '../../agent/index.js';
 import type { BundleHandle } from './bundle-handle.js';
 import type { BundleStager } from './bundle-stager.js';
 import type { StagingLease, StagingLeases } from './staging-leases.js';

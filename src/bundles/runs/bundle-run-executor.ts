@@ -6,7 +6,7 @@
 // settle (bundle-run-kind.ts), and a cancel, a crash or a stopping host reaches it through the engine.
 import { narrowEnvelope } from '../../platform/envelope/index.js';
 import type { LiveRun } from '../../runs/index.js';
-import type { AgentRuntime } from '../agents/agent-runtime.js';
+import type { AgentRuntime } from '../../agent/index.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
 import type { BundleRunRecord, RunOutcome, RunUsage, RunningRun } from './run-record.js';

@@ -25,5 +25,4 @@ export function cancellationError(signal: AbortSignal): RunError {
   return reason instanceof Error && reason.message === RUN_STREAM_CLIENT_TOO_SLOW ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED;
 }
 
-/** conversationError when `ChatModel:Provider` is unset: the conversation fails, the run succeeds. */
-export const NO_CHAT_MODEL_ERROR = 'No chat model is configured on this host.';
+export { NO_CHAT_MODEL_ERROR } from '../../agent/index.js';

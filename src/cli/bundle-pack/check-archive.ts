@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { stageArchive, type ArchiveLimits } from '../../bundles/archive/index.js';
-import type { BundleManifest, ManifestLog } from '../../bundles/manifest/index.js';
+import type { BundleManifest, ManifestLog } from '../../agent/index.js';
 
 /** SPEC.md's defaults for MaxArchiveBytes, MaxEntryCount, MaxTotalUncompressedBytes, MaxCompressionRatio. */
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = Object.freeze({

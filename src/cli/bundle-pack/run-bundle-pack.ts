@@ -5,7 +5,7 @@ import { rm, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isArchiveRejected } from '../../bundles/archive/index.js';
-import { selectSkills } from '../../bundles/manifest/index.js';
+import { selectSkills } from '../../agent/index.js';
 import { checkArchive } from './check-archive.js';
 import type { PackIo } from './pack-io.js';
 import { zipFolder } from './zip-folder.js';

@@ -1,12 +1,11 @@
 // Resolves a dataset's subject once per run: the system prompt, and the tools the model is offered —
 // the subject's request (inline `tools`, or the host agent's allowed-tools) narrowed by the starting
 // caller's envelope. A subject that cannot be resolved errors every case of its dataset.
-import type { AgentTool } from '../../agent/index.js';
-import type { ManifestLog } from '../../bundles/manifest/index.js';
+import { HostAgents, type AgentTool } from '../../agent/index.js';
+import type { ManifestLog } from '../../agent/index.js';
 import { narrowEnvelope, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import type { EvalSubject } from '../datasets/dataset.js';
-import { HostAgents } from '../../bundles/index.js';
 
 export type ResolvedSubject =
   | { readonly ok: true; readonly systemPrompt: string; readonly tools: readonly AgentTool[]; readonly envelope: EffectiveEnvelope }

@@ -2,7 +2,7 @@
 // the governor), then every assertion; llm-rubric is graded by the chat model. Never throws: a case that
 // could not run — no model, an unresolved subject, a model or tool failure, its timeout, an unexpected
 // error — is `errored` with a caller-safe reason, and the run goes on.
-import { runConversation, type ConversationLimits } from '../../agent/index.js';
+import { agentToolExecutor, runConversation, type ConversationLimits } from '../../agent/index.js';
 import type { ChatModel } from '../../models/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Observation } from '../assertions/assertion.js';
@@ -11,7 +11,7 @@ import { costUsd, type Pricing } from '../report/cost.js';
 import type { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import { CaseRecord } from './case-record.js';
-import { agentToolExecutor, type GovernedCalls } from '../../tools/index.js';
+import type { GovernedCalls } from '../../tools/index.js';
 import { judgeOutput } from './judge-output.js';
 import type { ResolvedSubject } from './resolve-subject.js';
 

@@ -4,7 +4,7 @@
 // in. Once `draining` aborts no case starts; the cases in flight are judged and reported, and the run
 // comes back incomplete (null): another instance resumes it from its judged cases.
 import type { ConversationLimits } from '../../agent/index.js';
-import type { ManifestLog } from '../../bundles/manifest/index.js';
+import type { ManifestLog } from '../../agent/index.js';
 import type { ChatModel } from '../../models/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { ResolvedEnvelope } from '../../platform/envelope/index.js';

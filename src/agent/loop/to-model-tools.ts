@@ -1,7 +1,7 @@
 // The functions the model is offered (DESIGN.md §5): one per tool, named exactly as the catalog names
 // it, taking `{ operation, parameters }`. Per-operation parameter schemas go into the description,
 // compactly, rather than a oneOf that not every provider accepts.
-import type { ModelToolSpec } from '../models/index.js';
+import type { ModelToolSpec } from '../../models/index.js';
 import type { AgentTool, AgentToolOperation } from './agent-tool.js';
 import { indexTools } from './index-tools.js';
 

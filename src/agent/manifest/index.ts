@@ -1,5 +1,5 @@
-// Public surface of bundle manifests: reading AGENT.md, nested skills and plugins from a staged
-// bundle, and composing the agent's system prompt.
+// An agent's definition: reading AGENT.md, nested skills and plugins from a folder (a staged bundle
+// or a host agent), and composing the agent's system prompt. Re-exported by ../index.ts.
 export type { BundleManifest, BundlePlugin, BundleSkill } from './bundle-manifest.js';
 export type { ManifestLog } from './manifest-log.js';
 export { ManifestRejected, type ManifestRejection } from './manifest-rejected.js';

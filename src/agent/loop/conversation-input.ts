@@ -1,7 +1,7 @@
 // Everything one conversation run needs, passed in: the loop reads no config, clock, registry or
 // request. The caller owns the run (its frames, its state, its history store).
-import type { ChatMessage, ChatModel } from '../models/index.js';
-import type { IdGenerator } from '../platform/clock/index.js';
+import type { ChatMessage, ChatModel } from '../../models/index.js';
+import type { IdGenerator } from '../../platform/clock/index.js';
 import type { AgentEvent } from './agent-event.js';
 import type { AgentTool } from './agent-tool.js';
 import type { ExecuteTool } from './execute-tool.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sequentialIds } from '../platform/clock/index.js';
+import { sequentialIds } from '../../platform/clock/index.js';
 import type { AgentEvent } from './agent-event.js';
 import { TextMessageRelay } from './text-message-relay.js';
 

@@ -2,9 +2,9 @@
 // assistant message, redacted), collects the complete tool calls and sums the reported usage.
 // Cancellation ends the wait at once and emits nothing more; any other failure closes the open
 // message first, so every TEXT_MESSAGE_START has its END, and then propagates.
-import type { ChatModel, ChatRequest, ChatStreamPart, ModelToolCall, TokenUsage } from '../models/index.js';
-import type { IdGenerator } from '../platform/clock/index.js';
-import { abortReason as abortError, untilAborted } from '../platform/abort/index.js';
+import type { ChatModel, ChatRequest, ChatStreamPart, ModelToolCall, TokenUsage } from '../../models/index.js';
+import type { IdGenerator } from '../../platform/clock/index.js';
+import { abortReason as abortError, untilAborted } from '../../platform/abort/index.js';
 import type { AgentEvent } from './agent-event.js';
 import { TextMessageRelay } from './text-message-relay.js';
 

@@ -5,18 +5,20 @@
 // than the delegating conversation has left — found through the calling conversation's scope, which
 // travels on the tool call's context. With no chat model configured the conversation fails with a
 // caller-safe error; the run itself succeeds.
-import { runConversation, type AgentEvent, type ConversationOutcome } from '../../agent/index.js';
+import { runConversation, type AgentEvent, type ConversationOutcome } from '../loop/index.js';
 import type { ChatMessage, ChatModel } from '../../models/index.js';
 import type { IdGenerator } from '../../platform/clock/index.js';
 import { narrowFurther, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { DELEGATE_UNAVAILABLE, type DelegateRunner } from '../../tools/builtin/index.js';
-import { agentToolExecutor, toolFailure, toolSuccess, type ConversationScope, type GovernedCalls } from '../../tools/index.js';
+import { toolFailure, toolSuccess, type ConversationScope, type GovernedCalls } from '../../tools/index.js';
+import { agentToolExecutor } from './agent-tool-executor.js';
 import type { HostAgents } from './host-agents.js';
-import { NO_CHAT_MODEL_ERROR } from '../runs/run-errors.js';
 import { toAgentTool } from './to-agent-tool.js';
 
 /** A bundle agent is depth 0; its sub-agent 1; that one's sub-agent 2, which may not delegate again. */
 export const MAX_DELEGATION_DEPTH = 2;
+/** conversationError when `ChatModel:Provider` is unset: the conversation fails, the run succeeds. */
+export const NO_CHAT_MODEL_ERROR = 'No chat model is configured on this host.';
 export const DELEGATION_TOO_DEEP = `Sub-agents may not delegate beyond ${MAX_DELEGATION_DEPTH} levels.`;
 export const UNKNOWN_HOST_AGENT = 'No host agent has that id.';
 export const NO_BUDGET_TO_DELEGATE = 'The conversation has no token budget left to give a sub-agent.';

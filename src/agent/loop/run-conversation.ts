@@ -11,9 +11,9 @@
 //   → conversation failure with MODEL_CALL_LIMIT_ERROR, later turns are not answered.
 // - A ChatModelError is a conversation failure with its caller-safe message; cancellation rejects;
 //   anything else thrown (a bug) propagates.
-import { ChatModelError, type ChatMessage, type ChatRequest } from '../models/index.js';
-import { redactText } from '../platform/redaction/index.js';
-import { abortReason as abortError, throwIfAborted } from '../platform/abort/index.js';
+import { ChatModelError, type ChatMessage, type ChatRequest } from '../../models/index.js';
+import { redactText } from '../../platform/redaction/index.js';
+import { abortReason as abortError, throwIfAborted } from '../../platform/abort/index.js';
 import type { ConversationInput } from './conversation-input.js';
 import type { ConversationOutcome } from './conversation-outcome.js';
 import { MODEL_CALL_LIMIT_ERROR } from './conversation-errors.js';

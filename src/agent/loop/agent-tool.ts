@@ -1,6 +1,6 @@
 // The tools a conversation may use, as the caller hands them in: the effective tool set only (request ∩
 // grant), already resolved. The loop never looks tools up anywhere else and never imports `tools/`.
-import type { JsonSchema } from '../models/index.js';
+import type { JsonSchema } from '../../models/index.js';
 
 export interface AgentToolOperation {
   readonly name: string;

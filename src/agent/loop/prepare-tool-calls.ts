@@ -2,9 +2,9 @@
 // The provider's id is kept unless it is empty or already used in this run (stateless providers may
 // repeat ids across steps); then a fresh one is minted, so frames never reuse a toolCallId and every
 // stored tool result matches its own call.
-import type { ModelToolCall } from '../models/index.js';
-import type { IdGenerator } from '../platform/clock/index.js';
-import { redactText } from '../platform/redaction/index.js';
+import type { ModelToolCall } from '../../models/index.js';
+import type { IdGenerator } from '../../platform/clock/index.js';
+import { redactText } from '../../platform/redaction/index.js';
 import { redactToolArguments } from './redact-tool-arguments.js';
 
 export interface PreparedToolCall {

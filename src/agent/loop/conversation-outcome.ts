@@ -1,6 +1,6 @@
 // What a conversation run reports back: SPEC.md's BundleRunOutcomeResponse fields plus usage and the
 // messages to append to the stored conversation (redacted).
-import type { ChatMessage } from '../models/index.js';
+import type { ChatMessage } from '../../models/index.js';
 
 export interface ConversationOutcome {
   /** False after a chat-model failure or the per-turn model-call limit; true on budget exhaustion. */

@@ -3,11 +3,11 @@
 // is one governed call on the caller's surface, and its outcome is mapped to what the agent loop
 // tells the model: denied, refused (with a host-written reason the model can act on, never tool or
 // exception text), failed (the detail goes to the log only) or the tool's output.
-import type { ExecuteTool, ToolExecution } from '../agent/index.js';
-import type { EffectiveEnvelope, ResolvedEnvelope } from '../platform/envelope/index.js';
-import { redactText } from '../platform/redaction/index.js';
-import type { GovernedCalls, GovernedSurface } from './governed-call.js';
-import type { ConversationScope } from './tool.js';
+import type { ExecuteTool, ToolExecution } from '../loop/index.js';
+import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
+import { redactText } from '../../platform/redaction/index.js';
+import type { GovernedCalls, GovernedSurface } from '../../tools/governed-call.js';
+import type { ConversationScope } from '../../tools/tool.js';
 
 export interface AgentToolExecutorOptions {
   readonly calls: GovernedCalls;

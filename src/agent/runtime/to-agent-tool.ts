@@ -1,6 +1,6 @@
 // A host tool as the agent loop sees it: its catalog name, description and operations, nothing that
 // could run it (execution goes back through the governor).
-import type { AgentTool } from '../../agent/index.js';
+import type { AgentTool } from '../loop/index.js';
 import type { Tool } from '../../tools/index.js';
 
 export function toAgentTool(tool: Tool): AgentTool {

@@ -1,7 +1,7 @@
 // The messages a run adds to the conversation, kept twice: as the model sees them during this run
 // (its own text and the user's as written) and as they are stored and replayed later (redacted).
 // Tool results are identical in both: the model only ever sees redacted tool output.
-import type { ChatMessage } from '../models/index.js';
+import type { ChatMessage } from '../../models/index.js';
 
 export class Transcript {
   readonly #live: ChatMessage[] = [];

@@ -4,9 +4,9 @@
 // audited) where every tool call is — and TOOL_CALL_RESULT carries the same text the model is told
 // (an output over maxToolResultBytes is replaced by a notice), except that a refusal's host-written
 // reason goes to the model only (the frame keeps the generic failure, SPEC.md). Returns the model's text.
-import { redactText } from '../platform/redaction/index.js';
-import type { IdGenerator } from '../platform/clock/index.js';
-import { abortReason as abortError, throwIfAborted, untilAborted } from '../platform/abort/index.js';
+import { redactText } from '../../platform/redaction/index.js';
+import type { IdGenerator } from '../../platform/clock/index.js';
+import { abortReason as abortError, throwIfAborted, untilAborted } from '../../platform/abort/index.js';
 import type { AgentEvent } from './agent-event.js';
 import type { AgentTool } from './agent-tool.js';
 import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool.js';

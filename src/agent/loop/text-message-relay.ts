@@ -1,8 +1,8 @@
 // Relays one model step's text to the stream as one assistant message: redacted through a
 // StreamRedactor (a secret split across deltas never shows), started lazily on the first non-empty
 // redacted chunk, never an empty delta, ended once. A step without text emits no message frames.
-import type { IdGenerator } from '../platform/clock/index.js';
-import { StreamRedactor } from '../platform/redaction/index.js';
+import type { IdGenerator } from '../../platform/clock/index.js';
+import { StreamRedactor } from '../../platform/redaction/index.js';
 import type { AgentEvent } from './agent-event.js';
 
 export class TextMessageRelay {
