@@ -1,5 +1,5 @@
 // Validates a call's `parameters` against the operation's JSON Schema (ajv, compiled once per
-// operation). Used by every surface before the governor runs a tool.
+// operation). Used by the governed call before it runs a tool.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { ToolOperation } from './tool.js';
 

@@ -2,7 +2,7 @@
 // text, except for a refusal the model can fix: the model is also told the host-written reason, the
 // frame stays generic. Exception text and tool error detail never reach either (the caller logs them).
 
-/** Content of a refused call (unknown tool, or the governor said no). */
+/** Content of a refused call (a tool not granted, or the policy said no). */
 export const TOOL_DENIED_CONTENT = 'Tool call denied by policy.';
 
 /** Content of a call whose output was larger than the model is handed (never cut: replaced, and said so). */

@@ -1,5 +1,5 @@
 // A host tool as the agent loop sees it: its catalog name, description and operations, nothing that
-// could run it (execution goes back through the governor).
+// could run it (execution is a governed call).
 import type { AgentTool } from '../loop/index.js';
 import type { Tool } from '../../tools/index.js';
 

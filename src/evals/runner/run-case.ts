@@ -1,5 +1,5 @@
 // Executes one case × repeat: the subject's conversation through the agent runtime (tool calls through
-// the governor), then every assertion; llm-rubric is graded by the chat model. Never throws: a case that
+// governed calls), then every assertion; llm-rubric is graded by the chat model. Never throws: a case that
 // could not run — no model, an unresolved subject, a model or tool failure, its timeout, an unexpected
 // error — is `errored` with a caller-safe reason, and the run goes on.
 import { agentToolExecutor, runConversation, type ConversationLimits } from '../../agent/index.js';

@@ -2,7 +2,7 @@
 // `event` name to query by and only fields the framework made — owner ids the authenticator derived,
 // ids the service generated, names from its own catalogs and configuration, decision categories. Never
 // parameters, prompts, comments or tokens. That is why they are framework lines (written as they are).
-// The tool-call decision line lives with the governor (tools/governor-decision-line.ts) and the
+// The tool-call decision line lives with the governed call (tools/governor-decision-line.ts) and the
 // aggregated token refusal with the authenticator (platform/auth/refusal-log.ts).
 import { FrameworkLogLine } from '../log/index.js';
 import type { EnvelopeSource } from '../envelope/index.js';

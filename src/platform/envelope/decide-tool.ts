@@ -1,4 +1,4 @@
-// May this tool be used at all under this envelope (catalog visibility, first governor gate)? Checks the
+// May this tool be used at all under this envelope (catalog visibility, the governed call's first gate)? Checks the
 // name's form, the MCP server, AllowedTools, then the narrowing request. Autonomy is decide-execution's job.
 import { envelopeName, envelopeReference } from './envelope-label.js';
 import { MCP_PREFIX, parseMcpToolName } from './mcp-tool-name.js';

@@ -1,4 +1,4 @@
-// The governor's verdict on one tool name: allowed or not, the rule that decided it (human-readable,
+// The verdict on one tool name: allowed or not, the rule that decided it (human-readable,
 // for logs and GET /api/capabilities) and, for a denial, a stable machine reason.
 
 export type ToolDenialReason =

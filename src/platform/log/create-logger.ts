@@ -1,7 +1,7 @@
 // The logger factory: pino with secrets redacted from every logged value and message, the
 // Authorization header and API keys censored outright, and every string cut (after redaction,
 // marked) to maxStringLength, so no line carries megabytes of caller content. Logs are the only place
-// failure details go. A FrameworkLogLine (the per-request line, the governor's decision) holds only
+// failure details go. A FrameworkLogLine (the per-request line, a governed tool call's decision) holds only
 // framework-made, bounded fields and is written without the redaction copy, so it costs what a plain
 // pino line costs.
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';

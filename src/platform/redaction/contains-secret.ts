@@ -1,5 +1,5 @@
 // Whether a value carries a detected secret anywhere: strings, object keys, Map and Set entries,
-// Error messages, values whose key marks them secret. Used by the governor's data-classification
+// Error messages, values whose key marks them secret. Used by the governed call's data-classification
 // check, so it fails closed: content nested deeper than MAX_REDACTION_DEPTH counts as a secret.
 import { decodedViews } from './decoded-views.js';
 import { MAX_REDACTION_DEPTH } from './depth-limit.js';
@@ -25,7 +25,7 @@ function visit(value: unknown, depth: number, seen: Set<object>): boolean {
     for (const [key, item] of value as Map<unknown, unknown>) if (visitEntry(key, item, next, seen)) return true;
     return false;
   }
-  // A loop, not entries and closures: the governor and the run recorder check every tool call's data.
+  // A loop, not entries and closures: the governed call and the run recorder check every tool call's data.
   for (const key of value instanceof Error ? Object.getOwnPropertyNames(value) : Object.keys(value)) {
     if (visitEntry(key, (value as Record<string, unknown>)[key], next, seen)) return true;
   }

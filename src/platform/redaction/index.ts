@@ -1,4 +1,4 @@
-// Secret detection and redaction for logs, stream frames, tool output, error text and the governor's
+// Secret detection and redaction for logs, stream frames, tool output, error text and the governed call's
 // data-classification check. The only module other code imports from this folder.
 export { REDACTED } from './redacted.js';
 export { redactText } from './redact-text.js';

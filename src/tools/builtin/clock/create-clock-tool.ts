@@ -26,7 +26,7 @@ export function createClockTool(options: ClockToolOptions = {}): Tool {
   return {
     descriptor: clockDescriptor,
     // Synchronous work, answered as a settled promise (no extra turn: a workflow step may be one clock
-    // call). It never reads the signal: it cannot be interrupted, and the governor does not start a
+    // call). It never reads the signal: it cannot be interrupted, and the governed call does not start a
     // call that is already cancelled (a direct invocation then never builds its AbortSignal).
     invoke: (operation, parameters) => Promise.resolve(run(operation, parameters)),
   };

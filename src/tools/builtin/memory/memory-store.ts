@@ -3,7 +3,7 @@
 // under its owner: one owner never reads, lists or deletes another's keys. Bounded per value, per owner
 // (keys and bytes) and in the number of owners holding entries: an owner is admitted by a registry
 // record whose count is capped atomically, so no caller can make the host hold more than
-// maxOwners × maxBytesPerOwner. Calls of one owner are serialised by the governor (the tool is not
+// maxOwners × maxBytesPerOwner. Calls of one owner are serialised by the governed call (the tool is not
 // concurrency-safe); across instances two simultaneous writes of one owner may overshoot the byte bound
 // by one value at most.
 import type { Clock } from '../../../platform/clock/index.js';
