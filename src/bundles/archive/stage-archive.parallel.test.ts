@@ -10,8 +10,23 @@ import { stageArchive } from './index.js';
 import { FILE_WRITES_AT_ONCE } from './write-staging-tree.js';
 
 const writes = { open: 0, most: 0 };
+const FALLBACK_MS = 500;
 
-// Observes the staging writer's opens for writing (and their closes) without changing them.
+/**
+ * Resolves once FILE_WRITES_AT_ONCE files are open at the same time (or after FALLBACK_MS, so a writer
+ * that never opens that many fails the count instead of hanging): a close waits for it, so how many
+ * files are open at once never depends on how fast the disk is.
+ */
+function enoughOpen(): Promise<void> {
+  if (writes.most >= FILE_WRITES_AT_ONCE) return Promise.resolve();
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const check = (): void => (writes.most >= FILE_WRITES_AT_ONCE || Date.now() - started > FALLBACK_MS ? resolve() : void setTimeout(check, 1));
+    check();
+  });
+}
+
+// Observes the staging writer's opens for writing (and their closes), holding each close until enough files are open.
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof fsPromises>();
   const open: typeof actual.open = async (path, flags, mode) => {
@@ -21,6 +36,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     writes.most = Math.max(writes.most, writes.open);
     const close = handle.close.bind(handle);
     handle.close = async () => {
+      await enoughOpen();
       writes.open -= 1;
       await close();
     };
