@@ -41,7 +41,9 @@ if (spec.kind === 'portcullis') {
   const logger = log.createLogger({ level: loaded.config.logging.level, destination });
   // As `portcullis serve` opens it: Memory, or PostgreSQL (migrated) when the settings say so.
   const storage = await createStorage(loaded.config.storage, { clock: systemClock, log: { info: () => undefined, warn: () => undefined } });
-  ({ app } = await buildApp({ config: loaded.config, logger, storage }));
+  // buildApp answers { app, probe } since issue 21, the app itself before it (bench/ab.mjs runs older trees too).
+  const built = await buildApp({ config: loaded.config, logger, storage });
+  app = built.app ?? built;
   cleanup = async () => {
     await storage.close();
     await rm(dir, { recursive: true, force: true });

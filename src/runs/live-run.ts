@@ -56,6 +56,8 @@ export interface LiveRunOptions {
   readonly outage: { failed(err: unknown): void; succeeded(): void };
   /** Hears a commit of emitted events that failed for another reason (a defect: nobody awaits emit). */
   readonly onEmitError: (err: unknown) => void;
+  /** Merges two adjacent waiting events into one (the run kind's mergeEvents), or undefined. */
+  readonly mergeEvents?: (previous: unknown, next: unknown) => unknown;
 }
 
 /** The engine's side of a live run: the fence and the stop. */
@@ -66,6 +68,7 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
   readonly #storage: Storage;
   readonly #outage: LiveRunOptions['outage'];
   readonly #onEmitError: (err: unknown) => void;
+  readonly #mergeEvents: ((previous: unknown, next: unknown) => unknown) | undefined;
   readonly #stop = new AbortController();
   readonly #drain = new AbortController();
   readonly #handlers = new Set<(message: RunMessage) => void>();
@@ -86,6 +89,7 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
     this.#storage = options.storage;
     this.#outage = options.outage;
     this.#onEmitError = options.onEmitError;
+    this.#mergeEvents = options.mergeEvents;
     this.#fenceOnly = { patch: {}, guard: { leaseHolder: options.holder } };
   }
 
@@ -116,7 +120,11 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
 
   emit(event: unknown): void {
     if (this.#fenced) return;
-    this.#events.push(event);
+    // While a commit is in flight events wait; adjacent ones the kind can merge (text deltas) wait as one.
+    const last = this.#events.length === 0 ? undefined : this.#events[this.#events.length - 1];
+    const merged = last === undefined ? undefined : this.#mergeEvents?.(last, event);
+    if (merged === undefined) this.#events.push(event);
+    else this.#events[this.#events.length - 1] = merged;
     this.#emitting ??= this.#emitPending();
   }
 

@@ -189,6 +189,30 @@ describe('RunEngine', () => {
     expect(await eventsOf(storage, key)).toEqual(['one', 'two', 'three', 'end:Succeeded']);
   });
 
+  it('keeps adjacent events its kind can merge as one while they wait for the same commit', async () => {
+    const clock = new ManualClock();
+    const storage = createMemoryStorage({ clock });
+    const engine = new RunEngine({ storage, instanceId: 'i1', leaseTtlMs: 1_000, log: silent });
+    started.push(engine);
+    engine.register<JobData, string>({
+      collection: 'job',
+      liveStates: LIVE,
+      lane: { maxConcurrent: 1 },
+      begin: () => null,
+      resumes: () => true,
+      execute: async (run) => {
+        for (const event of ['t:a', 't:b', 'x', 't:c', 't:d']) run.emit(event);
+        return 'done';
+      },
+      settle: async () => 'Succeeded',
+      mergeEvents: (previous, next) => (String(previous).startsWith('t:') && String(next).startsWith('t:') ? `${String(previous)}${String(next).slice(2)}` : undefined),
+    });
+    const key = await admit(engine, clock, 'r1');
+    engine.dispatch(key);
+    await engine.idle();
+    expect(await eventsOf(storage, key)).toEqual(['t:ab', 'x', 't:cd']);
+  });
+
   it('takes over a live run whose lease lapsed exactly once among competing instances, resuming it', async () => {
     const { clock, instance } = world();
     const dead = instance('dead');

@@ -316,6 +316,7 @@ export class RunEngine {
       slot,
       outage: this.#commitOutage,
       onEmitError: (err) => this.#options.log.error({ err, collection: key.collection, jobId: key.id }, 'recording a run event failed'),
+      ...(kind.mergeEvents === undefined ? {} : { mergeEvents: kind.mergeEvents }),
     });
     const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), (text) => {
       const message = decodeRunMessage(text);

@@ -56,6 +56,11 @@ export interface RunKind<D = unknown, R = unknown> {
   execute(run: LiveRun<D>): Promise<R | Interrupted>;
   /** Writes the run's end; resolves with the final state written, or null when the guard refused it. */
   settle(run: SettlingRun<D>, ending: RunEnding<R>): Promise<string | null>;
+  /**
+   * Two events emitted one after the other that may be kept as one while they wait for a commit (text
+   * deltas of one message): the merged event, or undefined to keep both.
+   */
+  mergeEvents?(previous: unknown, next: unknown): unknown;
 }
 
 /**

@@ -26,6 +26,13 @@ export function bundleRunKind(options: {
     begin: (record, now) => (record.data.status === 'Queued' ? { state: 'Running', data: startRun(record.data, now) } : null),
     resumes: (record) => record.data.status === 'Queued' && record.data.mode === 'background',
     execute: (run) => options.executor.execute(run),
+    // Text deltas of one message waiting for the same commit are one delta: fewer events, same text.
+    mergeEvents: (previous, next) => {
+      const a = previous as BundleFrame;
+      const b = next as BundleFrame;
+      if (a.type !== 'TEXT_MESSAGE_CONTENT' || b.type !== 'TEXT_MESSAGE_CONTENT' || a.messageId !== b.messageId) return undefined;
+      return { ...a, delta: a.delta + b.delta };
+    },
     settle: async (run, ending) => {
       const live = run.record.data;
       if (isTerminal(live)) return null;
