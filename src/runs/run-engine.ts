@@ -316,7 +316,7 @@ export class RunEngine {
       slot,
       outage: this.#commitOutage,
       onEmitError: (err) => this.#options.log.error({ err, collection: key.collection, jobId: key.id }, 'recording a run event failed'),
-      ...(kind.mergeEvents === undefined ? {} : { mergeEvents: kind.mergeEvents }),
+      ...(kind.mergeEvents === undefined ? {} : { mergeEvents: (previous: unknown, next: unknown) => kind.mergeEvents?.(previous, next) }),
     });
     const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), (text) => {
       const message = decodeRunMessage(text);
