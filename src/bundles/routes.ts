@@ -281,6 +281,10 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, finish: AbortS
     for await (const { event } of stream.frames(sse.signal, finish)) {
       if (!sse.send(event)) break;
     }
+  } catch (err) {
+    // Reading the run's frames failed for good: the stream ends without a terminal frame, which tells
+    // the client the run was interrupted (SPEC.md "Bundle run stream"); the run itself goes on.
+    log.warn({ err }, 'a bundle run stream ended early');
   } finally {
     sse.signal.removeEventListener('abort', onEnd);
     sse.close();
