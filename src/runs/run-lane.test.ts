@@ -73,4 +73,54 @@ describe('RunLane', () => {
     add('c');
     expect(started).toEqual(['a']);
   });
+
+  describe('fair between owners', () => {
+    it('gives the next free slot to the owner with the fewest runs executing, not to whoever queued first', () => {
+      const { started, slots, add } = lane(2);
+      for (const id of ['a1', 'a2', 'a3', 'a4']) add(id, 'alice');
+      add('b1', 'bob');
+      expect(started).toEqual(['a1', 'a2']);
+      slots.get('a1')!.release();
+      // Alice has one executing, Bob none: Bob's run goes first although Alice's queued earlier.
+      expect(started).toEqual(['a1', 'a2', 'b1']);
+      slots.get('a2')!.release();
+      expect(started).toEqual(['a1', 'a2', 'b1', 'a3']);
+    });
+
+    it('delays another owner’s run by one slot’s turn at most, however many runs a flooding owner queued', () => {
+      const { started, slots, add } = lane(4);
+      for (let i = 1; i <= 40; i += 1) add(`a${i}`, 'alice');
+      add('b1', 'bob');
+      add('c1', 'carol');
+      expect(started).toEqual(['a1', 'a2', 'a3', 'a4']);
+      slots.get('a3')!.release();
+      expect(started.at(-1)).toBe('b1');
+      slots.get('a1')!.release();
+      expect(started.at(-1)).toBe('c1');
+    });
+
+    it('breaks a tie between owners with as many executing by the oldest queued run', () => {
+      const { started, slots, add } = lane(1);
+      add('a1', 'alice');
+      add('b1', 'bob');
+      add('a2', 'alice');
+      add('c1', 'carol');
+      slots.get('a1')!.release();
+      // Nobody executes: Bob's run is the oldest queued.
+      expect(started).toEqual(['a1', 'b1']);
+      slots.get('b1')!.release();
+      expect(started).toEqual(['a1', 'b1', 'a2']);
+    });
+
+    it('counts a parked run as not executing, so its owner’s next run is not held back by it', () => {
+      const { started, slots, add } = lane(2);
+      add('a1', 'alice');
+      add('b1', 'bob');
+      add('b2', 'bob');
+      add('a2', 'alice');
+      slots.get('a1')!.park();
+      // The free slot goes to Alice (none executing: a1 is parked), not to Bob's older b2.
+      expect(started).toEqual(['a1', 'b1', 'a2']);
+    });
+  });
 });

@@ -1,6 +1,8 @@
-// One dispatch lane per run kind: queued runs start first in, first out, while fewer than
-// `maxConcurrent` execute on this instance (host-wide caps stay per instance, DESIGN §11) and, when
-// set, while their owner has fewer than `maxConcurrentPerOwner` executing here. Event-driven: a slot
+// One dispatch lane per run kind: queued runs start while fewer than `maxConcurrent` execute on this
+// instance (host-wide caps stay per instance, DESIGN §11) and, when set, while their owner has fewer
+// than `maxConcurrentPerOwner` executing here. Fair between owners (DESIGN §17): the next free slot
+// goes to the owner with the fewest runs executing here, ties to the oldest queued run — so an owner
+// flooding the lane with slow runs delays another's by one slot's turn at most. Event-driven: a slot
 // freeing starts the next run; nothing polls. A run parked on a human gate gives its slot back and
 // takes one again when it resumes (without waiting: resuming never blocks on the cap).
 
@@ -72,16 +74,29 @@ export class RunLane {
   }
 
   #pump(): void {
-    for (let index = 0; !this.#closed && index < this.#queue.length && this.#executing < this.#options.maxConcurrent; ) {
-      const job = this.#queue[index] as LaneJob;
-      const cap = this.#options.maxConcurrentPerOwner;
-      if (cap !== undefined && (this.#perOwner.get(job.ownerId) ?? 0) >= cap) {
-        index += 1;
-        continue;
-      }
-      this.#queue.splice(index, 1);
+    while (!this.#closed && this.#executing < this.#options.maxConcurrent) {
+      const index = this.#fairest();
+      if (index === -1) return;
+      const [job] = this.#queue.splice(index, 1) as [LaneJob];
       job.start(this.#take(job.ownerId));
     }
+  }
+
+  /** The queued job to start next: its owner executes the fewest here (under its cap), the oldest on a tie. */
+  #fairest(): number {
+    const cap = this.#options.maxConcurrentPerOwner ?? Number.POSITIVE_INFINITY;
+    let best = -1;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let index = 0; index < this.#queue.length; index += 1) {
+      const executing = this.#perOwner.get((this.#queue[index] as LaneJob).ownerId) ?? 0;
+      // Queue order is age order: a later job of as few executing never wins the tie.
+      if (executing < cap && executing < fewest) {
+        best = index;
+        fewest = executing;
+        if (executing === 0) break;
+      }
+    }
+    return best;
   }
 
   #take(ownerId: string): LaneSlot {
