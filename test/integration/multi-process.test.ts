@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../helpers/cli-process.js';
+import { serveEnv } from '../helpers/serve-cluster.js';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIServer, type FakeRequestBody } from '../helpers/fake-openai-server.js';
 import { freshPostgres, type FreshPostgres } from '../helpers/postgres.js';
 import { bundleZip } from './bundles-harness.js';
@@ -67,36 +68,15 @@ afterAll(async () => {
 
 function env(database: FreshPostgres, name: string, extra: Record<string, string> = {}): Record<string, string> {
   const ai = 'AppConfig__AI__';
-  return {
-    PORTCULLIS_ENVIRONMENT: 'Development',
-    AppConfig__Logging__Level: 'warn',
-    AppConfig__Storage__Provider: 'Postgres',
-    AppConfig__Storage__Postgres__ConnectionString: database.connectionString,
-    AppConfig__Storage__Postgres__Schema: database.schema,
-    AppConfig__Storage__RunLeaseTtl: `00:00:0${LEASE_SECONDS}`,
-    [`${ai}BundleExecution__Enabled`]: 'true',
-    [`${ai}BundleExecution__TempRoot`]: join(dir, name),
-    [`${ai}BundleExecution__Auth__AllowAnonymous`]: 'true',
-    [`${ai}BundleExecution__Auth__AnonymousRoles__0`]: 'Harness.Tools.Invoke',
-    [`${ai}BundleExecution__Auth__AnonymousRoles__1`]: 'Harness.Evals.Execute',
-    [`${ai}BundleExecution__Envelopes__Default__AllowedTools__0`]: 'clock',
-    [`${ai}BundleExecution__Envelopes__Default__AllowedTools__1`]: 'memory',
-    [`${ai}BundleExecution__Envelopes__Default__AutonomyCeiling`]: 'Autonomous',
-    [`${ai}DirectToolInvocation__Enabled`]: 'true',
-    [`${ai}Evaluation__Enabled`]: 'true',
-    [`${ai}Evaluation__DatasetRoots__0`]: join(dir, 'datasets'),
-    [`${ai}ChatModel__Provider`]: 'OpenAI',
-    [`${ai}ChatModel__Endpoint`]: `${fake.url}/v1`,
-    [`${ai}ChatModel__Model`]: 'fake',
-    [`${ai}ChatModel__ApiKey`]: 'sk-test',
-    // These tests poll often; the limits themselves are shown with their defaults in 'shared rate limits'.
-    ...Object.fromEntries(
-      ['bundles-register', 'bundles-runs', 'bundles-poll', 'bundles-delete', 'workflows-write', 'workflows-read', 'evals-write', 'evals-read', 'tools-invoke'].map(
-        (policy) => [`${ai}RateLimits__${policy}__PermitsPerMinute`, '100000'],
-      ),
-    ),
-    ...extra,
-  };
+  return serveEnv({
+    database,
+    modelUrl: fake.url,
+    dir,
+    tempRoot: join(dir, name),
+    leaseSeconds: LEASE_SECONDS,
+    apiKey: 'sk-test',
+    extra: { [`${ai}BundleExecution__Envelopes__Default__AllowedTools__1`]: 'memory', [`${ai}DirectToolInvocation__Enabled`]: 'true', ...extra },
+  });
 }
 
 function serve(database: FreshPostgres, name: string, extra: Record<string, string> = {}): Promise<ServeProcess> {
