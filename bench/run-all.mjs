@@ -22,6 +22,7 @@ const benches = [
   'durable-chain',
   'takeover',
   'metrics-cost', // issue 12
+  'lane-fairness', // issue 22
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {

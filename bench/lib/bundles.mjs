@@ -32,11 +32,11 @@ export async function register(url, bytes, headers = {}) {
 }
 
 /** POST …/runs; resolves with the start-run answer (jobId, statusUrl, streamUrl when streaming). */
-export async function startRun(url, handle, { stream = false, headers = {} } = {}) {
+export async function startRun(url, handle, { stream = false, headers = {}, userMessages = ['go'] } = {}) {
   const res = await fetch(`${url}/api/bundles/${handle}/runs`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ userMessages: ['go'], stream }),
+    body: JSON.stringify({ userMessages, stream }),
   });
   if (res.status !== 202) throw new Error(`start-run answered ${res.status}: ${await res.text()}`);
   return res.json();

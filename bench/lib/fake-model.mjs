@@ -1,6 +1,8 @@
 // A minimal OpenAI-compatible Chat Completions server for the bundle benchmark (plain JS, loopback):
 // `paced` replies stream N text chunks at a fixed interval and record their own stream duration;
-// `held` replies send one chunk and hold the connection until release() (for open-stream counts).
+// `held` replies send one chunk and hold the connection until release() (for open-stream counts);
+// `waitBefore(fn)` makes each paced reply wait fn(request) ms before its first chunk (a slow model for
+// some callers, a fast one for others).
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
@@ -11,6 +13,7 @@ export async function startFakeModel() {
   const held = new Set();
   let heldWaiters = [];
   let counter = 0;
+  let waitFor = () => 0;
 
   const server = createServer((req, res) => {
     const body = [];
@@ -37,18 +40,23 @@ export async function startFakeModel() {
         return;
       }
       const { chunks, intervalMs } = mode;
-      const started = performance.now();
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (res.destroyed) return clearInterval(timer);
-        res.write(chunk({ content: `word${sent} ` }));
-        sent += 1;
-        if (sent === chunks) {
-          clearInterval(timer);
-          finish();
-          durations.push(performance.now() - started);
-        }
-      }, intervalMs);
+      const paced = () => {
+        const started = performance.now();
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (res.destroyed) return clearInterval(timer);
+          res.write(chunk({ content: `word${sent} ` }));
+          sent += 1;
+          if (sent === chunks) {
+            clearInterval(timer);
+            finish();
+            durations.push(performance.now() - started);
+          }
+        }, intervalMs);
+      };
+      const wait = waitFor(request);
+      if (wait > 0) setTimeout(paced, wait);
+      else paced();
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,6 +69,10 @@ export async function startFakeModel() {
     },
     hold() {
       mode = { kind: 'held' };
+    },
+    /** fn(request) → ms each paced reply waits before its first chunk (0: none). */
+    waitBefore(fn) {
+      waitFor = fn;
     },
     /** Resolves once `count` replies are being held. */
     whenHeld(count) {
