@@ -40,7 +40,7 @@ export const bundleExecutionKeys = defineKeys([
     key: at('MaxConcurrentDispatchedBundleRuns'),
     codec: concurrencyCapCodec,
     default: 4,
-    meaning: 'Background runs executed at once, host-wide; further runs wait.',
+    meaning: 'Background runs executed at once, host-wide; further runs wait, and each slot that frees goes to the owner with the fewest running (see Limits).',
   },
   {
     key: at('MaxActiveBundleRunsPerOwner'),
