@@ -90,6 +90,8 @@ const STOP_GRACE_MS = 5_000;
 const STREAM_GRACE_MS = 2_000;
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Far above any URL Node's HTTP parser accepts (its header limit, 16 KiB by default). */
+const MAX_URL_PARAMETER_LENGTH = 1024 * 1024;
 
 function readableRoot(category: ReadinessCategory, path: string): ReadinessCheck {
   return { category, check: () => access(path).then(() => true, () => false) };
@@ -115,20 +117,13 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     // Requests that arrive while closing are answered by the request-id hook (a 503 problem with its id).
     return503OnClosing: false,
     genReqId: generateRequestId,
-    routerOptions: { maxParamLength: 512 },
+    // No bound of the router's own: Node's header limit bounds a URL, and a path id of any length
+    // reaches its route, so it is authenticated and answered as the unknown id it is (path-id.ts).
+    routerOptions: { maxParamLength: MAX_URL_PARAMETER_LENGTH },
     // What Node's parser refuses (malformed, oversized headers, unknown methods) is a problem document too.
     clientErrorHandler,
-    // Errors the router raises before any route runs (bad percent-escapes, over-long path
-    // parameters) are problem documents too, and never echo the path.
-    frameworkErrors: (error, _request, reply) => {
-      const code = (error as { code?: string }).code;
-      void sendProblem(
-        reply,
-        code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new ProblemError('not-found', 'No resource exists at this path.')
-          : new ProblemError('validation-failed', 'The request URL is malformed.'),
-      );
-    },
+    // Errors the router raises before any route runs (bad percent-escapes) are problem documents too.
+    frameworkErrors: (_error, _request, reply) => void sendProblem(reply, new ProblemError('validation-failed', 'The request URL is malformed.')),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
     // Response serializers that need no ajv run per response (same bytes; schemas untouched).
     schemaController: { compilersFactory: { buildSerializer: buildResponseSerializers } },
@@ -143,8 +138,9 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     }
   });
 
-  installProblemHandlers(app);
+  // Hook order: request ids first (every answer echoes one), then a wrong method's 405, then authentication.
   installRequestIds(app, tracing);
+  installProblemHandlers(app);
   limitConnections(app.server, config.http);
   app.addSchema(ProblemDetailsSchema);
   await app.register(swagger, buildOpenApiOptions());

@@ -2,6 +2,7 @@
 // handlers and feed the OpenAPI document. Response schemas list every field, so nothing else (the
 // envelope, the seed messages) can ever be serialised into a body.
 import { Type, type Static } from 'typebox';
+import { PathId } from '../platform/http/index.js';
 
 export const MAX_USER_MESSAGES = 100;
 export const MAX_TURNS = 100;
@@ -115,9 +116,6 @@ export const RunListSchema = Type.Object(
   { $id: 'BundleRunList' },
 );
 
-/** Path ids longer than this name nothing (ids the service issues are far shorter): 404. */
-export const MAX_PATH_ID_LENGTH = 200;
-const PathId = (description: string) => Type.String({ minLength: 1, maxLength: MAX_PATH_ID_LENGTH, description });
 export const HandleParamsSchema = Type.Object({ handle: PathId('The handle the upload returned.') });
 export const RunParamsSchema = Type.Object({ handle: PathId('The handle the upload returned.'), jobId: PathId('The run’s job id.') });
 

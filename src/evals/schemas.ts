@@ -1,6 +1,7 @@
 // Request/response schemas of the eval routes (SPEC.md "Eval resources", DESIGN.md §7): they validate,
 // type the handlers and produce the OpenAPI entries. Field names are DESIGN §7's, exactly.
 import { Type, type Static } from 'typebox';
+import { PathId } from '../platform/http/index.js';
 
 export const EVAL_RUN_STATUSES = ['Queued', 'Running', 'Succeeded', 'Failed', 'Cancelled'] as const;
 export const VERDICTS = ['Pass', 'Warn', 'Fail'] as const;
@@ -128,7 +129,7 @@ export const CancelEvalRunResponseSchema = Type.Object(
   { $id: 'CancelEvalRunResponse' },
 );
 
-export const EvalJobParamsSchema = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 256 }) });
+export const EvalJobParamsSchema = Type.Object({ jobId: PathId('The eval run’s job id.') });
 
 export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
 export type Verdict = (typeof VERDICTS)[number];

@@ -3,7 +3,8 @@
 // names from the registry's descriptors (the governor only uses this line when the operation is one
 // the tool declares), the surface, the verdict, the envelope rule or fixed denial text, the denial
 // category, what refused an allowed call's arguments (if anything did), where the envelope came from
-// and the request id (X-Request-Id rules). Never the parameters.
+// and the request id (X-Request-Id rules). Never the parameters. The owner id is written as it is, not
+// digested like the request line's: an audit event must say who (docs/audit-events.md).
 import { FrameworkLogLine } from '../platform/log/index.js';
 
 export class GovernorDecisionLine extends FrameworkLogLine {

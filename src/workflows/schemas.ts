@@ -3,7 +3,7 @@
 // definition validator (every problem at once, as diagnostics) against the same field lists the
 // published WorkflowDefinition schema is built from (definition/definition-schemas.ts).
 import { Type, type Static } from 'typebox';
-import { PageQuerySchema } from '../platform/http/index.js';
+import { PageQuerySchema, PathId } from '../platform/http/index.js';
 import { StepConfigurationSchema, WorkflowDefinitionSchema } from './definition/definition-schemas.js';
 import { diagnosticCodes } from './definition/diagnostic.js';
 import { stepTypes } from './definition/workflow-definition.js';
@@ -26,6 +26,15 @@ export const DiagnosticSchema = Type.Object(
   },
   { $id: 'WorkflowDiagnostic' },
 );
+
+/**
+ * What validate reads: any JSON. It is a dry run that reports, so a body WorkflowDefinition refuses (an
+ * unknown field, a wrong type, not an object) is answered 200 with `valid: false` and its diagnostics.
+ */
+export const CandidateDefinitionSchema = Type.Unknown({
+  $id: 'CandidateWorkflowDefinition',
+  description: 'A candidate WorkflowDefinition, as any JSON: whatever does not conform is reported in `diagnostics` (200, `valid: false`), never refused.',
+});
 
 export const ValidateResponseSchema = Type.Object(
   { valid: Type.Boolean(), diagnostics: Type.Array(Type.Ref('WorkflowDiagnostic')) },
@@ -59,13 +68,11 @@ export const WorkflowDetailSchema = Type.Object(
   { $id: 'WorkflowDetail' },
 );
 
-export const WorkflowParamsSchema = Type.Object({ workflowId: Type.String({ minLength: 1, maxLength: 100 }) });
-export const RunParamsSchema = Type.Object({ workflowId: Type.String({ minLength: 1, maxLength: 100 }), jobId: Type.String({ minLength: 1, maxLength: 200 }) });
-export const ApprovalParamsSchema = Type.Object({
-  workflowId: Type.String({ minLength: 1, maxLength: 100 }),
-  jobId: Type.String({ minLength: 1, maxLength: 200 }),
-  approvalId: Type.String({ minLength: 1, maxLength: 200 }),
-});
+const WorkflowId = PathId('The workflow’s id (a UUID the submit returned).');
+const JobId = PathId('The run’s job id.');
+export const WorkflowParamsSchema = Type.Object({ workflowId: WorkflowId });
+export const RunParamsSchema = Type.Object({ workflowId: WorkflowId, jobId: JobId });
+export const ApprovalParamsSchema = Type.Object({ workflowId: WorkflowId, jobId: JobId, approvalId: PathId('The approval’s id (from the run’s pendingApprovals).') });
 
 export const StartRunRequestSchema = Type.Object(
   { input: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Merged over the definition’s `configuration.input`.' })) },

@@ -4,7 +4,7 @@
 // suite, not product code: it lives under test/ and never reaches dist/.
 import { describe, expect, it, beforeEach, afterEach } from 'vitest';
 import type { ManualClock } from '../../src/platform/clock/index.js';
-import { InvalidCursorError, type Storage } from '../../src/platform/storage/index.js';
+import { CURSOR_PATTERN, encodeCursor, InvalidCursorError, MAX_KEY_BYTES, UnstorableKeyError, type Storage } from '../../src/platform/storage/index.js';
 
 export interface ContractSubject {
   readonly storage: Storage;
@@ -169,6 +169,56 @@ export function describeStorageContract(provider: string, create: () => Promise<
         const exact = await storage.records.list('thing', 'alice', { limit: 5 });
         expect((await storage.records.list('thing', 'alice', { limit: 5, cursor: exact.nextCursor })).records).toEqual([]);
         await expect(storage.records.list('thing', 'alice', { limit: 2, cursor: 'not a cursor!' })).rejects.toBeInstanceOf(InvalidCursorError);
+      });
+
+      it('reads any cursor of the documented form as a position (one holding a NUL included) and refuses any other text', async () => {
+        for (const id of ['a', 'b', 'b\u0001', 'c']) await storage.records.insert({ ...key(id), createdAt: clock.now(), data: id });
+        const after = async (id: string, createdAt = clock.now()) =>
+          (await storage.records.list('thing', 'alice', { limit: 10, cursor: encodeCursor({ createdAt, id }) })).records.map((r) => r.id);
+        expect(await after('c')).toEqual(['b\u0001', 'b', 'a']);
+        // No id holds a NUL: 'b\0zz' sits between 'b' and 'b\x01'.
+        expect(await after('b\u0000zz')).toEqual(['b', 'a']);
+        expect(await after('z', 0)).toEqual([]);
+        expect(new RegExp(CURSOR_PATTERN).test(encodeCursor({ createdAt: clock.now(), id: 'b\u0001' }))).toBe(true);
+        for (const forged of ['0', '12', '.YQ', 'x.YQ', '1.a b', `1.${'a'.repeat(1024)}`]) {
+          await expect(storage.records.list('thing', 'alice', { limit: 2, cursor: forged }), forged).rejects.toBeInstanceOf(InvalidCursorError);
+        }
+      });
+
+      it('treats a key no provider can keep (a NUL, an unpaired surrogate, over 512 bytes) as naming nothing: reads miss, writes are refused', async () => {
+        // What PostgreSQL would make of an unpaired surrogate (U+FFFD): it must stay another key.
+        await storage.records.insert({ ...key('x\uFFFD', 'alice'), scope: 's\uFFFD', state: 'Running', createdAt: clock.now(), data: 1 });
+        await storage.records.insert({ ...key('x\uFFFD', 'alice', 'run'), state: 'Running', createdAt: clock.now(), data: 1 });
+        await storage.journal.commit(key('x\uFFFD', 'alice', 'run'), { items: [{ key: 'i', data: 1 }], events: ['e'] });
+        const longest = '\u00e9'.repeat(MAX_KEY_BYTES / 2);
+        await storage.records.insert({ ...key(longest, longest), createdAt: clock.now(), data: 'kept' });
+        expect((await storage.records.get(key(longest, longest)))?.data).toBe('kept');
+        for (const bad of ['x\u0000', '\u0000', 'x\uD800', 'x\uDC00', `${longest}\u00e9`, 'x'.repeat(MAX_KEY_BYTES + 1)]) {
+          const run = key(bad, 'alice', 'run');
+          expect(await storage.records.get(key(bad)), bad).toBeUndefined();
+          expect(await storage.records.get(key('x\uFFFD', bad))).toBeUndefined();
+          expect(await storage.records.touch(key(bad), 1_000)).toBeUndefined();
+          expect(await storage.records.update(key(bad), { state: 'Done' })).toBeUndefined();
+          expect(await storage.records.claim(key(bad), 'h', 1_000, { states: ['Running'] })).toBeUndefined();
+          expect(await storage.records.delete(key(bad))).toBe(false);
+          expect((await storage.records.list('thing', bad, { limit: 10 })).records).toEqual([]);
+          expect((await storage.records.list('thing', 'alice', { limit: 10, scope: bad })).records).toEqual([]);
+          expect(await storage.records.count('thing', bad)).toBe(0);
+          expect(await storage.journal.items(run)).toEqual([]);
+          expect(await storage.journal.events(run, 0, 10)).toEqual([]);
+          expect(await storage.journal.lastSeq(run)).toBe(0);
+          expect(await storage.journal.commit(run, { events: ['e'] })).toEqual({ committed: false });
+          expect(await storage.blobs.get('alice', bad)).toBeUndefined();
+          expect(await storage.blobs.delete(bad, 'k')).toBe(false);
+          await expect(storage.records.insert({ ...key(bad), createdAt: clock.now(), data: 1 })).rejects.toBeInstanceOf(UnstorableKeyError);
+          await expect(storage.records.put({ ...key('y', bad), createdAt: clock.now(), data: 1 })).rejects.toBeInstanceOf(UnstorableKeyError);
+          await expect(storage.records.insert({ ...key('y'), scope: bad, createdAt: clock.now(), data: 1 })).rejects.toBeInstanceOf(UnstorableKeyError);
+          await expect(storage.journal.commit(key('x\uFFFD', 'alice', 'run'), { items: [{ key: bad, data: 1 }] })).rejects.toBeInstanceOf(UnstorableKeyError);
+          await expect(storage.blobs.put('alice', bad, async () => Buffer.from('x'))).rejects.toBeInstanceOf(UnstorableKeyError);
+        }
+        expect((await storage.records.get(key('x\uFFFD')))?.data).toBe(1);
+        expect((await storage.records.list('thing', 'alice', { limit: 10, scope: 's\uFFFD' })).records.map((r) => r.id)).toEqual(['x\uFFFD']);
+        expect(await storage.journal.lastSeq(key('x\uFFFD', 'alice', 'run'))).toBe(1);
       });
 
       it('orders records created in the same millisecond by id, so no page skips or repeats one', async () => {
@@ -445,10 +495,10 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(takes.filter((t) => t.allowed)).toHaveLength(5);
       });
 
-      it('wakes a peer watching a run whose key is far longer than a notification may be', async () => {
+      it('wakes a peer watching a run whose key is as long as keys may be, far longer than a channel name', async () => {
         const peer = subject.peer;
         if (peer === undefined) throw new Error('the provider gave no peer');
-        const run = { collection: 'run', ownerId: `oid:${'o'.repeat(6_000)}`, id: 'i'.repeat(3_000) };
+        const run = { collection: 'run', ownerId: `oid:${'\u00e9'.repeat((MAX_KEY_BYTES - 4) / 2)}`, id: '\u{1F600}'.repeat(MAX_KEY_BYTES / 4) };
         await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
         const heard: number[] = [];
         const heardSignal: string[] = [];

@@ -3,6 +3,7 @@
 // tests that must speak real HTTP: the OpenAPI property test, the typed client, the CLI, AG-UI.
 import { join } from 'node:path';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
+import type { Logger } from '../../src/platform/log/index.js';
 import { buildTestApp, merge, type TestApp } from './test-app.js';
 import { idpSettings, startTestIdp } from './idp.js';
 
@@ -26,7 +27,12 @@ const GENEROUS = Object.fromEntries(
   ),
 );
 
-export async function startLiveService(ai: Record<string, unknown> = {}): Promise<LiveService> {
+export interface LiveServiceOptions {
+  /** Where the service logs (default: nowhere). */
+  readonly logger?: Logger;
+}
+
+export async function startLiveService(ai: Record<string, unknown> = {}, options: LiveServiceOptions = {}): Promise<LiveService> {
   const idp = await startTestIdp();
   const settings = idpSettings(
     idp,
@@ -44,7 +50,7 @@ export async function startLiveService(ai: Record<string, unknown> = {}): Promis
       ai,
     ),
   );
-  const app = await buildTestApp({ environment: 'Production', settings });
+  const app = await buildTestApp({ environment: 'Production', settings, ...(options.logger === undefined ? {} : { deps: { logger: options.logger } }) });
   const url = await app.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     idp,

@@ -22,3 +22,14 @@ export function withoutPerRequestHeaders(headers: Readonly<Record<string, unknow
   const { 'x-request-id': _id, date: _date, ...rest } = headers;
   return rest;
 }
+
+/**
+ * The body text without `traceId` and `instance` (the request path): all two answers for different ids
+ * of one route may differ in (DESIGN §10), everything else byte for byte. Throws when either is missing.
+ */
+export function withoutIdEcho(body: string): string {
+  const rest = stripTraceId(JSON.parse(body) as { instance?: unknown });
+  if (typeof rest.instance !== 'string') throw new Error(`expected a problem document with an instance, got ${body}`);
+  const { instance: _instance, ...others } = rest;
+  return JSON.stringify(others);
+}

@@ -51,7 +51,14 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return fc.uuid();
   if (typeof schema.pattern === 'string') {
     const pattern = new RegExp(schema.pattern, 'u');
-    return fc.stringMatching(pattern).filter((s) => s.length >= minLength && s.length <= num(schema.maxLength, Infinity));
+    const fits = (s: string) => s.length >= minLength && s.length <= num(schema.maxLength, Infinity);
+    try {
+      return fc.stringMatching(pattern).filter(fits);
+    } catch {
+      // fast-check cannot generate from every pattern (lookahead): the schema's examples, else chance.
+      const examples = Array.isArray(schema.examples) ? (schema.examples as string[]) : [];
+      return examples.length > 0 ? fc.constantFrom(...examples) : fc.string({ minLength, maxLength }).filter((s) => pattern.test(s) && fits(s));
+    }
   }
   // Full-unicode strings now and then: limits and escaping meet real text, not ASCII only.
   return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ minLength, maxLength, unit: 'grapheme' }));

@@ -5,15 +5,18 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
+import { bearer, idpSettings, startKeyedTestIdp, type KeyedTestIdp } from '../helpers/idp.js';
 import { withoutTraceId } from '../helpers/problem-body.js';
 
+let keyed: KeyedTestIdp;
 let idp: DevIdp;
 let t: TestApp;
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+const DAY_SECONDS = 86_400;
 
 beforeAll(async () => {
-  idp = await startTestIdp();
+  keyed = await startKeyedTestIdp();
+  idp = keyed.idp;
   t = await buildTestApp({
     environment: 'Production',
     settings: idpSettings(idp, {
@@ -32,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await idp.close();
+  await keyed.close();
 });
 
 async function capabilities(headers: Record<string, string>) {
@@ -71,6 +74,18 @@ describe('a valid token', () => {
   it('falls back to the default envelope, which grants nothing', async () => {
     const res = await capabilities(bearer(await idp.mintToken({ sub: 'carol' })));
     expect(res.json()).toMatchObject({ source: 'default', allowedTools: [], autonomyCeiling: 'Restricted' });
+  });
+
+  it('is accepted for as long as the dev identity provider mints (365 days, the default MaxTokenLifetime)', async () => {
+    const res = await capabilities(bearer(await idp.mintToken({ sub: 'alice' }, { ttlSeconds: 365 * DAY_SECONDS })));
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('may spell a claim name with escapes, as long as no name comes twice', async () => {
+    const claims = `{"\\u0073ub":"alice","iss":${JSON.stringify(idp.issuer)},"aud":"api://${idp.clientId}","exp":${nowSeconds() + 600}}`;
+    const res = await capabilities(bearer(keyed.signRaw(claims)));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ source: 'subject' });
   });
 });
 
@@ -131,6 +146,27 @@ describe('hostile tokens', () => {
     ],
     ['a jku URL', async () => bearer(await foreignSigned({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 }, { jku: 'http://127.0.0.1:9/keys' }))],
     ['an x5u URL', async () => bearer(await foreignSigned({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 }, { x5u: 'http://127.0.0.1:9/cert' }))],
+    // Identity claims the storage cannot keep as an owner key (on PostgreSQL they were a 500).
+    ['a NUL byte in sub', async () => bearer(await idp.mintToken({ sub: 'ali\u0000ce' }))],
+    ['an unpaired surrogate in sub', async () => bearer(await idp.mintToken({ sub: 'alice\uD800' }))],
+    ['a NUL byte in oid', async () => bearer(await idp.mintToken({ oid: '00000000-0000\u0000', sub: 'alice' }))],
+    ['a NUL byte in sub beside a usable oid', async () => bearer(await idp.mintToken({ oid: '7d1b0c4e-2f3a-4b5c-8d9e-0f1a2b3c4d5e', sub: 'alice\u0000' }))],
+    ['an owner claim over 512 bytes', async () => bearer(await idp.mintToken({ sub: 'a'.repeat(600) }))],
+    // RFC 7519 §4: a claim set naming a claim twice is refused, not read as its last spelling.
+    ['a claim named twice', async () => bearer(keyed.signRaw(`{"sub":"mallory","iss":${JSON.stringify(idp.issuer)},"aud":"api://${idp.clientId}","exp":${nowSeconds() + 600},"sub":"alice"}`))],
+    ['a claim named twice, once escaped', async () => bearer(keyed.signRaw(`{"sub":"alice","iss":${JSON.stringify(idp.issuer)},"aud":"api://${idp.clientId}","exp":${nowSeconds() + 600},"\\u0065xp":${nowSeconds() + 60}}`))],
+    [
+      'a header member named twice',
+      async () => {
+        const { kid } = JSON.parse(Buffer.from((await idp.mintToken({ sub: 'x' })).split('.')[0]!, 'base64url').toString()) as { kid: string };
+        const claims = JSON.stringify({ sub: 'alice', iss: idp.issuer, aud: `api://${idp.clientId}`, exp: nowSeconds() + 600 });
+        return bearer(keyed.signRaw(claims, `{"alg":"RS256","typ":"JWT","typ":"JOSE","kid":${JSON.stringify(kid)}}`));
+      },
+    ],
+    // Auth:MaxTokenLifetime (365 days by default): counted from iat, or from now without one.
+    ['a lifetime of 366 days', async () => bearer(await idp.mintToken({ sub: 'alice' }, { ttlSeconds: 366 * DAY_SECONDS }))],
+    ['an exp 10 years away and no iat', async () => bearer(await idp.mintToken({ sub: 'alice', iat: undefined, exp: nowSeconds() + 3650 * DAY_SECONDS }))],
+    ['an iat 400 days ago with an exp still ahead', async () => bearer(await idp.mintToken({ sub: 'alice', iat: nowSeconds() - 400 * DAY_SECONDS, nbf: nowSeconds() - 400 * DAY_SECONDS }))],
   ];
 
   it.each(cases)('answers %s with the same 401', async (name, headers) => {
@@ -141,6 +177,21 @@ describe('hostile tokens', () => {
     const presented = name !== 'no token' && name !== 'a non-Bearer scheme';
     expect(res.headers['www-authenticate']).toBe(presented ? 'Bearer error="invalid_token"' : reference.wwwAuthenticate);
     expect(res.headers['content-type']).toBe('application/problem+json');
+  });
+});
+
+describe('before authentication', () => {
+  it('authenticates a request for a path id of any length before answering it', async () => {
+    for (const id of ['unknown', 'x'.repeat(600), 'x'.repeat(5_000)]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/workflows/${id}` });
+      expect(res.statusCode, `${id.length} characters`).toBe(401);
+    }
+  });
+
+  it('answers a path of a route of other methods with 405, as for any wrong method, without a token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/workflows/validate' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
   });
 });
 

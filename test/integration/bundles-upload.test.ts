@@ -183,6 +183,17 @@ describe('POST /api/bundles', () => {
       expect(await entriesOf(root)).toEqual([]);
     });
 
+    it('refuses a tiny zip whose AGENT.md front matter nests 20,000 deep before the YAML parser sees it, saying why', async () => {
+      const { t, root } = await app();
+      const zip = bundleZip({ 'AGENT.md': `---\nid: deep\nskills: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\nBody.\n` });
+      expect(zip.length).toBeLessThan(1024);
+      const res = await register(t.app, {}, zip);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toContain('the invalid-agent-manifest guard');
+      expect(res.json<{ detail: string }>().detail).toContain('(the front matter nests deeper than 32 levels)');
+      expect(await entriesOf(root)).toEqual([]);
+    });
+
     it('refuses a file over MaxArchiveBytes as the too-large guard (400, never 413), streamed without a Content-Length', async () => {
       const { t, root } = await app({ BundleExecution: { MaxArchiveBytes: 4 * KiB } });
       const zip = buildZip({ entries: [{ name: 'AGENT.md', data: AGENT_MD }, { name: 'big.bin', data: noise(8 * KiB), method: 0 }] });

@@ -1,6 +1,7 @@
 // The list routes of DESIGN §12: the caller's own resources only, newest first, `limit` 1..200 (400
 // outside), an opaque `cursor` from the previous page's `nextCursor` (null when nothing follows; a
-// page may end empty after an exactly full one), and a forged cursor refused as 400.
+// page may end empty after an exactly full one); a cursor not of the documented form is refused as 400
+// by the schema, and any text of that form is a position (a forged one only moves where the page starts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +100,25 @@ describe('GET /api/bundles', () => {
       expect(res.headers['content-type']).toBe('application/problem+json');
     }
     expect((await get('/api/bundles?limit=200')).statusCode).toBe(200);
+  });
+
+  it('refuses a cursor not of the documented form through the schema, and reads any cursor of that form as a position', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const cursor = (doc.paths['/api/bundles'].get.parameters as Array<{ name: string; schema: { pattern: string } }>).find((p) => p.name === 'cursor')!;
+    const form = new RegExp(cursor.schema.pattern, 'u');
+    for (const forged of ['0', 'not-ours', '1.a b', '%00']) {
+      expect(form.test(decodeURIComponent(forged)), forged).toBe(false);
+      const res = await get(`/api/bundles?cursor=${forged}`);
+      expect(res.statusCode, forged).toBe(400);
+      expect(res.json().detail, forged).toContain('cursor');
+    }
+    const nul = Buffer.from('z\u0000z').toString('base64url');
+    for (const forged of ['0.', `9999999999999.${nul}`, '1.AA', `${Date.now()}.x`]) {
+      expect(form.test(forged), forged).toBe(true);
+      const res = await get(`/api/bundles?cursor=${forged}`);
+      expect(res.statusCode, forged).toBe(200);
+    }
+    expect((await get('/api/bundles?cursor=0.')).json()).toEqual({ handles: [], nextCursor: null });
   });
 });
 

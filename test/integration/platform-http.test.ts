@@ -1,6 +1,7 @@
 // The HTTP platform as a client sees it: public routes, problem documents, 404/405, body hardening.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { withoutIdEcho } from '../helpers/problem-body.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -99,16 +100,40 @@ describe('problem documents', () => {
     expect(res.json()).toMatchObject({ title: 'Method not allowed', status: 405 });
   });
 
+  it('answers 405 for a path of a route of other methods even where a parametric route of this method matches it', async () => {
+    for (const [method, url, allow] of [
+      ['GET', '/api/workflows/validate', 'POST'],
+      ['HEAD', '/api/workflows/validate', 'POST'],
+      ['DELETE', '/api/workflows/runs', 'GET, HEAD'],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow).toBe(allow);
+    }
+    const parametric = await t.app.inject({ method: 'GET', url: '/api/workflows/6f1c9d3e-8a7b-4c2d-9e0f-1a2b3c4d5e6f' });
+    expect(parametric.statusCode).toBe(404);
+  });
+
   it('reads an empty JSON body as no body, so a wrong method still answers 405', async () => {
     const res = await t.app.inject({ method: 'PUT', url: '/api/tools', headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(405);
   });
 
-  it('answers router-level errors (over-long parameters, bad escapes) as problem documents', async () => {
+  it('answers an over-long path parameter as the unknown id it is, echoing at most 256 characters of the path', async () => {
     const long = await t.app.inject({ method: 'GET', url: `/api/tools/${'a'.repeat(5000)}` });
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/tools/no-such-tool' });
     expect(long.statusCode).toBe(404);
     expect(long.headers['content-type']).toBe('application/problem+json');
-    expect(long.json()).toMatchObject({ title: 'Not found', detail: 'No resource exists at this path.' });
+    expect(withoutIdEcho(long.body)).toBe(withoutIdEcho(unknown.body));
+    expect(long.json<{ instance: string }>().instance).toBe(`/api/tools/${'a'.repeat(256 - '/api/tools/'.length)}`);
+  });
+
+  it('never cuts the echoed path inside a percent-escape', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/tools/${'a'.repeat(256 - '/api/tools/'.length - 1)}%C3%A9${'b'.repeat(300)}` });
+    expect(res.json<{ instance: string }>().instance).toBe(`/api/tools/${'a'.repeat(256 - '/api/tools/'.length - 1)}`);
+  });
+
+  it('answers a bad percent-escape as a problem document', async () => {
     const bad = await t.app.inject({ method: 'GET', url: '/api/tools/%ZZ' });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-type']).toBe('application/problem+json');

@@ -23,6 +23,15 @@ afterAll(async () => t.close());
 
 const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object });
 
+/** The JSON request body schema the OpenAPI document gives for POST `path`, compiled. */
+async function documentedBody(path: string): Promise<(body: unknown) => boolean> {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const ajv = new Ajv2020({ strict: false });
+  for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, object>)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+  const validate = ajv.compile(doc.paths[path].post.requestBody.content['application/json'].schema);
+  return (body) => validate(body);
+}
+
 describe('submitting a definition', () => {
   it('answers 201 with the minted id, the step ids by name and createdAt, and a Location', async () => {
     const res = await post('/api/workflows', chain('greet', toolStep('now'), llmStep('say', 'Hello at {{ steps.now.output.iso }}')));
@@ -285,6 +294,32 @@ describe('ownership, rate limits and the API description', () => {
       expect(accepts(typo)).toBe(false);
       const res = await t.app.inject({ method: 'POST', url: '/api/workflows/validate', payload: typo });
       expect(res.json().diagnostics.map((d: { code: string }) => d.code)).toContain('unknown-field');
+    }
+  });
+
+  it('documents validate as reading any JSON, since it answers what WorkflowDefinition refuses with 200 and diagnostics', async () => {
+    const accepts = await documentedBody('/api/workflows/validate');
+    for (const body of [{ name: 'x', steps: [], extra: true }, [], 'a definition', null, 42]) {
+      expect(accepts(body), JSON.stringify(body)).toBe(true);
+      const res = await t.app.inject({ method: 'POST', url: '/api/workflows/validate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      expect(res.statusCode, JSON.stringify(body)).toBe(200);
+      expect(res.json().valid).toBe(false);
+    }
+  });
+
+  it('publishes the step name and gate timeout rules in the definition schema, refusing exactly what submit refuses', async () => {
+    const accepts = await documentedBody('/api/workflows');
+    const gate = (name: string, timeout?: string) => ({
+      name: 'shape',
+      steps: [{ name, type: 'HumanGate', configuration: { type: 'HumanGate', message: 'ok?', ...(timeout === undefined ? {} : { timeout }) } }],
+    });
+    for (const body of [gate('a.b'), gate(' a'), gate('a\u0000'), gate('\u{1F600}'.repeat(101)), gate('a', '00:00:00'), gate('a', '-01:00:00'), gate('a', '24:00:00')]) {
+      expect(accepts(body), JSON.stringify(body)).toBe(false);
+      expect((await post('/api/workflows', body)).statusCode, JSON.stringify(body)).toBe(400);
+    }
+    for (const body of [gate('ask me'), gate('\u{1F600}'.repeat(100)), gate('a', ' 01:00:00 '), gate('a', '00:00:00.5')]) {
+      expect(accepts(body), JSON.stringify(body)).toBe(true);
+      expect((await post('/api/workflows', body)).statusCode, JSON.stringify(body)).toBe(201);
     }
   });
 

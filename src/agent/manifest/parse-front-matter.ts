@@ -1,13 +1,15 @@
 // Parses front matter safely: YAML 1.2 core schema, no custom or YAML 1.1 tags (an unknown tag is an
-// error, never code), no merge keys, unique string keys, one document, at most 64 KiB and a small
+// error, never code), no merge keys, unique string keys, one document, at most 64 KiB nested at most
+// 32 deep (checked before the parser runs: a deep file costs it far more than a large one) and a small
 // alias budget so a billion-laughs document fails fast. The result must be a mapping (empty is an
 // empty mapping).
 import { LineCounter, parseDocument } from 'yaml';
-import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
+import { nestsDeeperThan, SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
 import { FrontMatter } from './front-matter.js';
 
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
 export const MAX_FRONT_MATTER_ALIASES = 16;
+export const MAX_FRONT_MATTER_DEPTH = 32;
 
 export type ParsedFrontMatter =
   | { readonly ok: true; readonly frontMatter: FrontMatter }
@@ -16,6 +18,7 @@ export type ParsedFrontMatter =
 
 export function parseFrontMatter(yaml: string): ParsedFrontMatter {
   if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) return { ok: false, cause: 'too-large' };
+  if (nestsDeeperThan(yaml, MAX_FRONT_MATTER_DEPTH)) return { ok: false, cause: 'too-deep' };
   const lines = new LineCounter();
   const document = parseDocument(yaml, { ...SAFE_YAML_OPTIONS, stringKeys: true, lineCounter: lines });
   const problem = document.errors[0] ?? document.warnings[0];

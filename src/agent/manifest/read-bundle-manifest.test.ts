@@ -123,6 +123,8 @@ describe('readBundleManifest', () => {
     ['duplicate keys, by line', agent('id: a\nid: b'), 'the front matter is not valid YAML at AGENT.md line 3 (DUPLICATE_KEY)'],
     ['a field of the wrong shape, by field name', agent('id: a\nallowed-tools: [{ clock: now }]'), "front matter field 'allowed-tools' must be a YAML list or a comma- or space-separated string"],
     ['an unterminated front matter', { 'AGENT.md': '---\nid: a\nBody.\n' }, 'the front matter opened by --- on line 1 has no closing --- line'],
+    ['flow collections nested 20,000 deep, by depth', agent(`id: a\nskills: ${'['.repeat(20_000)}`), 'the front matter nests deeper than 32 levels'],
+    ['block sequences nested on one line, by depth', agent(`id: a\nskills:\n${'- '.repeat(40)}x`), 'the front matter nests deeper than 32 levels'],
   ])('says where AGENT.md broke for %s, without quoting it', async (_title, tree, hint) => {
     const error: unknown = await read(tree).then(() => null, (failure: unknown) => failure);
     expect((error as ManifestRejected).hint).toBe(hint);

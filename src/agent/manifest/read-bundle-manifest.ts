@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { BundleManifest } from './bundle-manifest.js';
 import type { ManifestLog } from './manifest-log.js';
 import { ManifestRejected } from './manifest-rejected.js';
-import { parseFrontMatter } from './parse-front-matter.js';
+import { MAX_FRONT_MATTER_DEPTH, parseFrontMatter } from './parse-front-matter.js';
 import { readBundlePlugins } from './read-bundle-plugins.js';
 import { readBundleSkills } from './read-bundle-skills.js';
 import { readRegularFile } from './read-regular-file.js';
@@ -22,6 +22,8 @@ function frontMatterHint(parsed: { readonly cause: string; readonly line?: numbe
       return `the front matter is not valid YAML${parsed.line === undefined ? '' : ` at AGENT.md line ${parsed.line + 1}`}${parsed.yamlCode === undefined ? '' : ` (${parsed.yamlCode})`}`;
     case 'too-large':
       return 'the front matter is over 64 KiB';
+    case 'too-deep':
+      return `the front matter nests deeper than ${MAX_FRONT_MATTER_DEPTH} levels`;
     case 'alias-limit':
       return 'the front matter uses too many YAML aliases';
     default:

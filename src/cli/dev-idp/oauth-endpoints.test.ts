@@ -96,7 +96,7 @@ describe('dev-idp authorization code flow', () => {
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: 'carol', aud: idp.clientId, nonce: 'n-1', iss: idp.issuer });
     const authenticator = createAuthenticator(
-      { tenantId: idp.tenantId, clientId: idp.clientId, instance: idp.instance, requireHttpsMetadata: false, validIssuers: [], allowAnonymous: false, jwksRefreshCooldownMs: 30_000, anonymousRoles: [], refusalLogIntervalMs: 60_000 },
+      { tenantId: idp.tenantId, clientId: idp.clientId, instance: idp.instance, requireHttpsMetadata: false, validIssuers: [], allowAnonymous: false, jwksRefreshCooldownMs: 30_000, anonymousRoles: [], refusalLogIntervalMs: 60_000, maxTokenLifetimeMs: 365 * 86_400_000 },
       { clock, log: { warn: () => undefined } },
     );
     await expect(authenticator.authenticate(`Bearer ${tokens.access_token}`)).resolves.toMatchObject({

@@ -43,6 +43,7 @@ describe('portcullis token', () => {
         anonymousRoles: [],
         jwksRefreshCooldownMs: 30_000,
         refusalLogIntervalMs: 60_000,
+        maxTokenLifetimeMs: 365 * 86_400_000,
       },
       { clock: systemClock, log: { warn: () => undefined } },
     );

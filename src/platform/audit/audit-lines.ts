@@ -2,6 +2,7 @@
 // `event` name to query by and only fields the framework made — owner ids the authenticator derived,
 // ids the service generated, names from its own catalogs and configuration, decision categories. Never
 // parameters, prompts, comments or tokens. That is why they are framework lines (written as they are).
+// `owner` is the owner id itself, not the request line's digest: an audit trail must say who (documented).
 // The tool-call decision line lives with the governed call (tools/governor-decision-line.ts) and the
 // aggregated token refusal with the authenticator (platform/auth/refusal-log.ts).
 import { FrameworkLogLine } from '../log/index.js';

@@ -13,6 +13,7 @@ const base: AuthConfig = {
   anonymousRoles: [],
   jwksRefreshCooldownMs: 30_000,
   refusalLogIntervalMs: 60_000,
+  maxTokenLifetimeMs: 365 * 86_400_000,
 };
 const deps = { clock: new ManualClock(), log: { warn: () => undefined } };
 

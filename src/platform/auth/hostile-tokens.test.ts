@@ -29,6 +29,7 @@ function freshAuthenticator(): Authenticator {
       anonymousRoles: [],
       jwksRefreshCooldownMs: 30_000,
       refusalLogIntervalMs: 60_000,
+      maxTokenLifetimeMs: 365 * 86_400_000,
     },
     { clock, log: { warn: (obj) => warnings.push(obj) } },
   );

@@ -29,6 +29,7 @@ function authConfig(idp: DevIdp, overrides: Partial<AuthConfig> = {}): AuthConfi
     anonymousRoles: [],
     jwksRefreshCooldownMs: COOLDOWN_MS,
     refusalLogIntervalMs: 60_000,
+    maxTokenLifetimeMs: 365 * 86_400_000,
     ...overrides,
   };
 }
@@ -117,6 +118,22 @@ describe('JWT authenticator with a valid token', () => {
     const now = Math.floor(clock.now() / 1000);
     await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', nbf: now })}`)).resolves.toBeDefined();
     await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b', exp: now })}`));
+  });
+});
+
+describe('JWT authenticator lifetime bound (Auth:MaxTokenLifetime)', () => {
+  it('accepts a token valid for exactly the configured lifetime and refuses one a second longer', async () => {
+    const { idp, auth } = setup({ maxTokenLifetimeMs: 3_600_000 });
+    await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a' }, { ttlSeconds: 3_600 })}`)).resolves.toMatchObject({ ownerId: 'sub:a' });
+    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b' }, { ttlSeconds: 3_601 })}`));
+  });
+
+  it('counts from now when iat is missing or in the future', async () => {
+    const { idp, auth } = setup({ maxTokenLifetimeMs: 3_600_000 });
+    const now = Math.floor(clock.now() / 1000);
+    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'a', iat: undefined, exp: now + 7_200 })}`));
+    await expectUnauthorized(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'b', iat: now + 7_000, exp: now + 7_200 })}`));
+    await expect(auth.authenticate(`Bearer ${await idp.mintToken({ sub: 'c', iat: undefined, exp: now + 3_000 })}`)).resolves.toMatchObject({ ownerId: 'sub:c' });
   });
 });
 

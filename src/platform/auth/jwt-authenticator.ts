@@ -15,6 +15,7 @@ import { RefusalLog } from './refusal-log.js';
 import { TokenCache } from './token-cache.js';
 import { tokenDigest } from './token-digest.js';
 import { audiencesFor, verifyToken, type TokenPolicy } from './token-verifier.js';
+import { isStorableKey } from '../storage/storable-key.js';
 
 export type JwtAuthConfig = AuthConfig & { readonly tenantId: string; readonly clientId: string };
 
@@ -28,7 +29,7 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
     fetch: deps.fetch ?? globalThis.fetch,
   });
   const cache = new TokenCache({ clock, ...(deps.tokenCacheSize === undefined ? {} : { maxEntries: deps.tokenCacheSize }) });
-  const policy: TokenPolicy = { audiences: audiencesFor(config.clientId), validIssuers: config.validIssuers, clock };
+  const policy: TokenPolicy = { audiences: audiencesFor(config.clientId), validIssuers: config.validIssuers, maxLifetimeMs: config.maxTokenLifetimeMs, clock };
   const refusals = new RefusalLog(log, config.refusalLogIntervalMs);
   const health = new IdentityProviderHealth(log);
   const onFailure = deps.onFailure ?? (() => undefined);
@@ -39,6 +40,11 @@ export function createJwtAuthenticator(config: JwtAuthConfig, deps: Authenticato
     const { claims, expiresAtMs } = await verifyToken(token, signing, policy);
     const principal = principalFromClaims(claims);
     if (principal === null) throw new AuthFailure('token carries no usable identity claim (oid, objectidentifier, nameidentifier, sub, name)', 'no_identity');
+    // An owner id keys everything the caller owns: one the storage cannot keep (a NUL byte, an unpaired
+    // surrogate, too long) would fail every lookup, or on PostgreSQL meet another owner's (U+FFFD).
+    if (!isStorableKey(principal.ownerId) || (principal.subjectId !== null && !isStorableKey(principal.subjectId))) {
+      throw new AuthFailure('token identity claim cannot be stored (NUL, unpaired surrogate or over 512 bytes)', 'invalid_claims');
+    }
     cache.set(digest, principal, expiresAtMs);
     return principal;
   }

@@ -1,8 +1,10 @@
-// Verifies one JWT with the fixed policy: asymmetric algs, `exp` required, zero skew, audience and issuer
-// allow-lists, keys from the JWKS only (a jku/x5u/jwk/x5c header is refused, never followed).
+// Verifies one JWT with the fixed policy: asymmetric algs, `exp` required and at most the configured
+// lifetime away, zero skew, audience and issuer allow-lists, keys from the JWKS only (a jku/x5u/jwk/x5c
+// header is refused, never followed), and no member named twice in the header or the claim set.
 import { jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { Clock } from '../clock/index.js';
 import { AuthFailure } from './auth-failure.js';
+import { hasDuplicateKeys } from './has-duplicate-keys.js';
 import type { SigningMetadata } from './identity-metadata.js';
 
 export const ACCEPTED_ALGORITHMS: readonly string[] = Object.freeze([
@@ -16,6 +18,8 @@ export interface TokenPolicy {
   readonly audiences: readonly string[];
   /** Accepted beside the discovered issuer. */
   readonly validIssuers: readonly string[];
+  /** `exp` at most this long after `iat`, or after now when the token has no `iat` or one in the future. */
+  readonly maxLifetimeMs: number;
   readonly clock: Clock;
 }
 
@@ -43,6 +47,15 @@ export async function verifyToken(token: string, metadata: SigningMetadata, poli
     clockTolerance: 0,
     currentDate: new Date(policy.clock.now()),
   });
-  // jose has checked `exp` is present and a number.
-  return { claims: payload, expiresAtMs: (payload.exp as number) * 1000 };
+  // jose has checked `exp` is present and a number, and `iat` a number when present.
+  const expiresAtMs = (payload.exp as number) * 1000;
+  const now = policy.clock.now();
+  const issuedAtMs = typeof payload.iat === 'number' ? Math.min(payload.iat * 1000, now) : now;
+  if (expiresAtMs - issuedAtMs > policy.maxLifetimeMs) throw new AuthFailure('token lifetime is longer than Auth:MaxTokenLifetime', 'invalid_claims');
+  // Both segments decoded (jose has checked they are UTF-8 JSON): what jose read is the only reading.
+  const [header = '', claimSet = ''] = token.split('.');
+  if (hasDuplicateKeys(Buffer.from(header, 'base64url').toString('utf8')) || hasDuplicateKeys(Buffer.from(claimSet, 'base64url').toString('utf8'))) {
+    throw new AuthFailure('token header or claim set names a member twice', 'malformed');
+  }
+  return { claims: payload, expiresAtMs };
 }

@@ -66,6 +66,7 @@ describe('loadConfig defaults', () => {
           anonymousRoles: [],
           jwksRefreshCooldownMs: 30_000,
           refusalLogIntervalMs: 60_000,
+          maxTokenLifetimeMs: 365 * 86_400_000,
         },
         envelopes: { default: grant, bySubject: {}, byRole: {} },
       },

@@ -19,3 +19,11 @@ export function parseTimeSpan(text: string): number | null {
   const ms = (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + ticks / 10_000;
   return sign ? -ms : ms;
 }
+
+/**
+ * Exactly the texts parseTimeSpan reads as a positive duration, as a JSON Schema pattern (no lookbehind),
+ * so a schema can refuse what a reader of parseTimeSpan refuses: no sign, days up to TimeSpan.MaxValue's,
+ * hours to 23, minutes and seconds to 59, some digit other than 0, surrounding whitespace allowed.
+ */
+export const POSITIVE_TIME_SPAN_PATTERN =
+  '^\\s*(?=[^1-9]*[1-9])(?:(?:\\d{1,7}|0\\d{7}|10[0-5]\\d{5}|106[0-6]\\d{4}|1067[0-4]\\d{3}|10675[01]\\d{2}|1067519\\d)\\.)?(?:[01]?\\d|2[0-3]):[0-5]?\\d(?::[0-5]?\\d(?:\\.\\d{1,7})?)?\\s*$';

@@ -11,6 +11,7 @@ export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js'
 export { validationProblem } from './framework-errors.js';
 export { ProblemDetailsSchema, problemResponses } from './problem-schema.js';
 export type { App } from './app-type.js';
+export { PathId } from './path-id.js';
 export { PageQuerySchema, listValidatorCompiler, pageOf, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './page-query.js';
 export { installRequestIds, generateRequestId, requestIdFrom, traceIdOf, REQUEST_ID_HEADER, SHUTTING_DOWN_DETAIL } from './request-id.js';
 export { HttpRequestMetrics, UNMATCHED_ROUTE } from './http-request-metrics.js';

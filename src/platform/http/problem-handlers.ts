@@ -35,13 +35,21 @@ export function installProblemHandlers(app: FastifyInstance): void {
   methodRouters.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
+  const notAllowed = (request: FastifyRequest, allowed: readonly string[]): ProblemError =>
+    new ProblemError('method-not-allowed', `This resource does not support ${request.method}.`, { headers: { allow: allowed.join(', ') } });
   /** 405 with `Allow` when the path is known under other methods, else 404. */
   const unmatched = (request: FastifyRequest): ProblemError => {
     const allowed = routes.allowed(requestPath(request));
-    return allowed.length > 0
-      ? new ProblemError('method-not-allowed', `This resource does not support ${request.method}.`, { headers: { allow: allowed.join(', ') } })
-      : new ProblemError('not-found', 'No resource exists at this path.');
+    return allowed.length > 0 ? notAllowed(request, allowed) : new ProblemError('not-found', 'No resource exists at this path.');
   };
+  // A path the router gave to a less specific route of this method (`GET /api/workflows/validate` to
+  // `GET /api/workflows/:workflowId`) belongs to its own route: 405 with its methods, before any
+  // authentication, as for a path no route of this method matched.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const pattern = request.routeOptions.url;
+    const allowed = pattern === undefined ? null : routes.shadowedBy(pattern, requestPath(request));
+    done(allowed === null ? undefined : notAllowed(request, allowed));
+  });
 
   app.setErrorHandler((error, request, reply) => {
     // A request no route matched is answered as such, even when reading its body failed first

@@ -1,6 +1,6 @@
 // The RFC 7807 problem document as a schema, for the OpenAPI document and route responses.
 import { Type } from 'typebox';
-import { PROBLEM_CONTENT_TYPE, problemCatalog } from '../problems/index.js';
+import { MAX_INSTANCE_LENGTH, PROBLEM_CONTENT_TYPE, problemCatalog } from '../problems/index.js';
 
 function problemDescription(status: number): string {
   const titles = Object.values(problemCatalog).filter((entry) => entry.status === status).map((entry) => entry.title);
@@ -13,7 +13,7 @@ export const ProblemDetailsSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    instance: Type.String(),
+    instance: Type.String({ maxLength: MAX_INSTANCE_LENGTH, description: `The request path, cut to ${MAX_INSTANCE_LENGTH} characters.` }),
     traceId: Type.String({ description: 'The W3C trace id of the request when tracing is on, else its X-Request-Id.' }),
   },
   { $id: 'ProblemDetails', additionalProperties: true, description: 'RFC 7807 problem document (application/problem+json).' },

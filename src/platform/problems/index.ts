@@ -5,6 +5,7 @@ export {
   problemDocument,
   PROBLEM_CONTENT_TYPE,
   GENERIC_INTERNAL_DETAIL,
+  MAX_INSTANCE_LENGTH,
   type ProblemDocument,
   type RenderedProblem,
 } from './problem-document.js';

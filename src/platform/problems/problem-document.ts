@@ -33,8 +33,20 @@ export function problemDocument(
   traceId?: string,
 ): ProblemDocument {
   const entry = problemCatalog[code];
-  const body: ProblemDocument = { ...extensions, type: problemType(code), title: entry.title, status: entry.status, detail, instance };
+  const body: ProblemDocument = { ...extensions, type: problemType(code), title: entry.title, status: entry.status, detail, instance: bounded(instance) };
   return traceId === undefined ? body : { ...body, traceId };
+}
+
+/** `instance` echoes the request path; a caller's kilobytes of path are not echoed back whole. */
+export const MAX_INSTANCE_LENGTH = 256;
+
+/** The path cut to MAX_INSTANCE_LENGTH, never inside a %-escape or a surrogate pair. */
+function bounded(instance: string): string {
+  if (instance.length <= MAX_INSTANCE_LENGTH) return instance;
+  let cut = instance.slice(0, MAX_INSTANCE_LENGTH);
+  const escape = cut.lastIndexOf('%');
+  if (escape > MAX_INSTANCE_LENGTH - 3) cut = cut.slice(0, escape);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 export function toProblem(error: unknown, instance: string, traceId?: string): RenderedProblem {

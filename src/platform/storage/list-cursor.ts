@@ -1,10 +1,18 @@
-// The opaque `cursor` of list pages: the (createdAt, id) of the last record of the previous page,
-// base64url-encoded. Providers decode it to continue strictly after that record in newest-first order.
+// The opaque `cursor` of list pages: the (createdAt, id) of the last record of the previous page, as
+// `<createdAt>.<id in base64url>`. Every text of that form is a position (CURSOR_PATTERN is what the
+// list routes document), so the schema and the stores agree on which cursors are accepted: a forged
+// one only moves where the caller's own list starts. Providers continue strictly after the position
+// in newest-first order.
 
 export interface CursorPosition {
   readonly createdAt: number;
   readonly id: string;
 }
+
+/** The form of a cursor: at most 15 digits (so a safe integer), a dot, base64url. */
+export const CURSOR_PATTERN = '^[0-9]{1,15}\\.[A-Za-z0-9_-]*$';
+const CURSOR = new RegExp(CURSOR_PATTERN);
+export const MAX_CURSOR_LENGTH = 1024;
 
 export class InvalidCursorError extends Error {
   override readonly name = 'InvalidCursorError';
@@ -15,21 +23,18 @@ export class InvalidCursorError extends Error {
 }
 
 export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+  return `${position.createdAt}.${Buffer.from(position.id, 'utf8').toString('base64url')}`;
 }
 
-/** Throws InvalidCursorError for anything that is not a cursor this service issued. */
+/** Throws InvalidCursorError for text not of the cursor form; any text of that form is a position. */
 export function decodeCursor(cursor: string): CursorPosition {
-  if (cursor.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && Number.isSafeInteger(parsed[0]) && typeof parsed[1] === 'string') {
-      return { createdAt: parsed[0] as number, id: parsed[1] };
-    }
-  } catch {
-    // falls through to the refusal
-  }
-  throw new InvalidCursorError();
+  if (cursor.length > MAX_CURSOR_LENGTH || !CURSOR.test(cursor)) throw new InvalidCursorError();
+  const [createdAt = '', encoded = ''] = cursor.split('.');
+  const id = Buffer.from(encoded, 'base64url').toString('utf8');
+  // No stored id holds U+0000 (storable-key.ts), so none sorts between 'ab\0…' and 'ab\x01': the same
+  // position, and one PostgreSQL can compare.
+  const nul = id.indexOf('\u0000');
+  return { createdAt: Number(createdAt), id: nul === -1 ? id : `${id.slice(0, nul)}\u0001` };
 }
 
 /** Newest first: createdAt descending, then id descending. */

@@ -1,9 +1,11 @@
 // The storage port's owned records: every resource the service keeps (handles, runs, definitions,
 // approvals, conversations, memory entries) is a record under (collection, owner, id). Ownership is in
 // the key, so a lookup by another caller is the same miss as an id that never existed (SPEC.md rule 2,
-// by construction). Records are plain JSON data; live objects never go in. Expiry is judged on the
-// injected clock: a record is absent from its `expiresAt` instant on. Runs carry a lease: the instance
-// executing a run holds it and renews it; a lapsed lease is how another instance knows to take over.
+// by construction); so is a key no provider can keep (U+0000, an unpaired surrogate, over 512 bytes:
+// storable-key.ts), on every provider. Records are plain JSON data; live objects never go in. Expiry is
+// judged on the injected clock: a record is absent from its `expiresAt` instant on. Runs carry a lease:
+// the instance executing a run holds it and renews it; a lapsed lease is how another instance knows to
+// take over.
 
 /** Epoch milliseconds. */
 export type EpochMs = number;

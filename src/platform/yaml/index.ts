@@ -1,1 +1,2 @@
 export { SAFE_YAML_OPTIONS } from './safe-yaml-options.js';
+export { nestsDeeperThan } from './yaml-nesting.js';

@@ -3,7 +3,8 @@
 // documented request shape and what the service accepts cannot drift apart. Value checks beyond
 // shape (templates, graph, tools) are the validator's; they report every problem at once.
 import { Type, type TObject } from 'typebox';
-import { MAX_STEP_NAME_LENGTH } from './step-name.js';
+import { POSITIVE_TIME_SPAN_PATTERN } from '../../platform/config/index.js';
+import { MAX_STEP_NAME_LENGTH, STEP_NAME_PATTERN } from './step-name.js';
 import { stepTypes, MAX_QUERIES, MAX_TOP_K, type StepType } from './workflow-definition.js';
 
 const strict = { additionalProperties: false } as const;
@@ -36,7 +37,14 @@ export const stepConfigurationSchemas = {
     {
       type: Type.Literal('HumanGate'),
       message: text('Template.'),
-      timeout: Type.Optional(Type.String({ description: 'TimeSpan such as 01:00:00; expiry counts as rejection.' })),
+      timeout: Type.Optional(
+        Type.String({
+          maxLength: 64,
+          pattern: POSITIVE_TIME_SPAN_PATTERN,
+          examples: ['01:00:00', '00:00:30', '2.00:00:00'],
+          description: 'Positive TimeSpan such as 01:00:00; expiry counts as rejection.',
+        }),
+      ),
     },
     strict,
   ),
@@ -65,7 +73,10 @@ const c = stepConfigurationSchemas;
 export const StepConfigurationSchema = Type.Union([c.LlmCall, c.ToolUse, c.HumanGate, c.ConditionalBranch, c.SubPlanInvocation, c.RetrievalPlan]);
 
 const StepSchemas = stepTypes.map((type) =>
-  Type.Object({ name: Type.String({ minLength: 1, maxLength: MAX_STEP_NAME_LENGTH }), type: Type.Literal(type), configuration: stepConfigurationSchemas[type] }, strict),
+  Type.Object(
+    { name: Type.String({ maxLength: MAX_STEP_NAME_LENGTH, pattern: STEP_NAME_PATTERN }), type: Type.Literal(type), configuration: stepConfigurationSchemas[type] },
+    strict,
+  ),
 );
 
 export const EdgeSchema = Type.Object(

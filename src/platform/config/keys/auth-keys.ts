@@ -39,6 +39,12 @@ export const authKeys = defineKeys([
     meaning: 'Minimum time between JWKS refetches triggered by an unknown kid.',
   },
   {
+    key: at('MaxTokenLifetime'),
+    codec: timeSpanCodec,
+    default: '365.00:00:00',
+    meaning: 'Longest a token may be valid: exp at most this long after iat (after now when it has none); a longer-lived token is a 401. The default admits `portcullis token --ttl 365d`.',
+  },
+  {
     key: at('RefusalLogInterval'),
     codec: timeSpanCodec,
     default: '00:01:00',

@@ -8,10 +8,12 @@ import { MemoryRunJournal } from './memory-run-journal.js';
 import { MemorySignalBus } from './memory-signal-bus.js';
 import { MemorySlotStore } from './memory-slot-store.js';
 import { MemoryTable } from './memory-table.js';
+import { withStorableKeys } from '../with-storable-keys.js';
 
 export function createMemoryStorage(options: { readonly clock: Clock }): Storage {
   const table = new MemoryTable(options.clock);
-  return {
+  // Keys PostgreSQL could not keep are refused here too, so both providers answer them alike.
+  return withStorableKeys({
     provider: 'Memory',
     durable: false,
     clock: options.clock,
@@ -23,5 +25,5 @@ export function createMemoryStorage(options: { readonly clock: Clock }): Storage
     blobs: new MemoryBlobStore(),
     ready: async () => true,
     close: async () => undefined,
-  };
+  });
 }

@@ -17,6 +17,7 @@ import { PgSlotStore } from './stores/pg-slot-store.js';
 import { schemaNames } from './schema-names.js';
 import { toStorageError } from './connection/unavailable.js';
 import { DatabaseClock } from './connection/database-clock.js';
+import { withStorableKeys } from '../with-storable-keys.js';
 
 export interface PostgresStorageOptions {
   readonly clock: Clock;
@@ -54,7 +55,8 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   }
   databaseClock?.start();
   let closing: Promise<void> | undefined;
-  return {
+  // PostgreSQL text cannot hold U+0000: such an id is refused before any statement (with-storable-keys.ts).
+  return withStorableKeys({
     provider: 'Postgres',
     durable: true,
     clock,
@@ -74,7 +76,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
         await hub.close();
         await db.close();
       })()),
-  };
+  });
 }
 
 /** Applies the migrations this build knows to the schema and returns what it did. */
