@@ -3,8 +3,8 @@
 // 32 deep (checked before the parser runs: a deep file costs it far more than a large one) and a small
 // alias budget so a billion-laughs document fails fast. The result must be a mapping (empty is an
 // empty mapping).
-import { LineCounter, parseDocument } from 'yaml';
-import { nestsDeeperThan, SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
+import { LineCounter } from 'yaml';
+import { nestsDeeperThan, parseSafeDocument } from '../../platform/yaml/index.js';
 import { FrontMatter } from './front-matter.js';
 
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024;
@@ -20,7 +20,7 @@ export function parseFrontMatter(yaml: string): ParsedFrontMatter {
   if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) return { ok: false, cause: 'too-large' };
   if (nestsDeeperThan(yaml, MAX_FRONT_MATTER_DEPTH)) return { ok: false, cause: 'too-deep' };
   const lines = new LineCounter();
-  const document = parseDocument(yaml, { ...SAFE_YAML_OPTIONS, stringKeys: true, lineCounter: lines });
+  const document = parseSafeDocument(yaml, { stringKeys: true, lineCounter: lines });
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem !== undefined) {
     return { ok: false, cause: 'invalid-yaml', yamlCode: problem.code, line: lines.linePos(problem.pos[0]).line };

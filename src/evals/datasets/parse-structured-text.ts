@@ -2,8 +2,7 @@
 // keys, one document, a small alias budget (a billion-laughs file fails fast). JSON: depth-capped
 // before parsing, prototype-poisoning keys refused. Problems are short and quote no content.
 import secureJsonParse from 'secure-json-parse';
-import { parseDocument } from 'yaml';
-import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
+import { parseSafeDocument } from '../../platform/yaml/index.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../platform/http/json-body-parser.js';
 
 export const MAX_YAML_ALIASES = 100;
@@ -11,7 +10,7 @@ export const MAX_YAML_ALIASES = 100;
 export type StructuredText = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 export function parseYamlText(text: string): StructuredText {
-  const document = parseDocument(text, SAFE_YAML_OPTIONS);
+  const document = parseSafeDocument(text);
   const [first] = document.errors;
   if (first !== undefined) {
     const line = first.linePos?.[0]?.line;
