@@ -9,7 +9,7 @@ import { resolveEnvelope, type ResolvedEnvelope } from '../platform/envelope/ind
 import { GovernedCalls, TOOL_FAILURE_MESSAGE, type GovernedCallRequest } from './governed-call.js';
 import { ParameterValidator } from './parameter-validator.js';
 import { ToolRegistry } from './registry.js';
-import { toolSuccess, type Tool } from './tool.js';
+import { toolBusy, toolFailure, toolSuccess, type Tool } from './tool.js';
 
 const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
 const envelopeOf = (tools: string[], autonomyCeiling: 'Autonomous' | 'Supervised' = 'Autonomous'): ResolvedEnvelope =>
@@ -122,6 +122,14 @@ describe('the governed call running a tool', () => {
     expect(JSON.stringify(lines)).toContain('boom [REDACTED]');
     expect(JSON.stringify(lines)).not.toContain(token);
     expect(samples().map((s) => s.labels['outcome'])).toEqual(['failed', 'failed']);
+  });
+
+  it('passes on that a tool refused a call as busy, so each surface can say so (429 for direct invocation)', async () => {
+    const { calls } = governed([tool('echo', async () => toolBusy('too many waiting')), tool('writer', async () => toolFailure('broke'))]);
+    await expect(calls.call(request('echo', 'say', {}))).resolves.toEqual(expect.objectContaining({ status: 'failed', error: 'too many waiting', busy: true }));
+    const failed = await calls.call(request('writer', 'say', {}));
+    expect(failed).toMatchObject({ status: 'failed', error: 'broke' });
+    expect(failed).not.toHaveProperty('busy');
   });
 
   it('rejects with the abort reason when the call was aborted while the tool ran', async () => {

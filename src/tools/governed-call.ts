@@ -63,7 +63,8 @@ export type CallRefusal =
 
 export type GovernedCallOutcome =
   | { readonly status: 'succeeded'; readonly tool: Tool; readonly operation: string; readonly output: string }
-  | { readonly status: 'failed'; readonly tool: Tool; readonly operation: string; readonly error: string }
+  /** `busy`: the tool refused the call at once, nothing run, because too much work waits for it. */
+  | { readonly status: 'failed'; readonly tool: Tool; readonly operation: string; readonly error: string; readonly busy?: true }
   | { readonly status: 'denied'; readonly denial: GovernorDenial; readonly reason: string }
   | { readonly status: 'refused'; readonly tool: Tool; readonly refusal: CallRefusal };
 
@@ -195,7 +196,10 @@ export class GovernedCalls {
       (result): GovernedCallOutcome => {
         // The signal is read only for a failure: a direct invocation builds it only when read.
         this.#completed(request, tool, result.ok ? 'succeeded' : stoppedAs(request.signal) ?? 'failed', started, span);
-        return result.ok ? { status: 'succeeded', tool, operation: op, output: result.output } : { status: 'failed', tool, operation: op, error: result.error };
+        if (result.ok) return { status: 'succeeded', tool, operation: op, output: result.output };
+        // A literal each way: a conditional spread costs V8's slow path on every call.
+        if (result.busy === true) return { status: 'failed', tool, operation: op, error: result.error, busy: true };
+        return { status: 'failed', tool, operation: op, error: result.error };
       },
       (error: unknown) => {
         this.#completed(request, tool, stoppedAs(request.signal) ?? 'cancelled', started, span);

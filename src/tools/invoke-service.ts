@@ -3,7 +3,8 @@
 // per-caller concurrency (429) — then the one governed call under one deadline (504) that covers the
 // tool lookup, authorization and the data-classification check as well as the tool. The call's
 // outcome maps to the answer: not granted or not directly invocable 404, refused by governance 403,
-// a malformed body or refused operation or parameters 400, the tool's verdict 200.
+// a malformed body or refused operation or parameters 400, a tool whose waiting line is full 429 (the
+// call was refused at once, never queued), the tool's verdict 200.
 import type { AccessPolicy } from '../platform/access/index.js';
 import type { Principal } from '../platform/auth/index.js';
 import { isInvocationIdentifier } from '../platform/auth/index.js';
@@ -20,6 +21,7 @@ import type { ToolInvocationRequest, ToolInvocationResponse } from './schemas.js
 
 export const TOOL_NOT_FOUND_DETAIL = 'Tool not found.';
 export const MAX_ERROR_BYTES = 4096;
+export const TOOL_BUSY_DETAIL = 'The tool has too many calls waiting. Retry after 1 second.';
 
 export interface InvokeDependencies {
   readonly calls: GovernedCalls;
@@ -69,6 +71,7 @@ export async function invokeTool(
         return { tool: outcome.tool.descriptor.name, operation: outcome.operation, durationMs, succeeded: true, output: cut.text, outputTruncated: cut.truncated };
       }
       case 'failed': {
+        if (outcome.busy === true) throw rateLimitedProblem(1, TOOL_BUSY_DETAIL);
         const durationMs = Math.max(0, Math.round(deps.clock.now() - started));
         const error = redactThenTruncate(outcome.error, MAX_ERROR_BYTES).text;
         return { tool: outcome.tool.descriptor.name, operation: outcome.operation, durationMs, succeeded: false, error, outputTruncated: false };

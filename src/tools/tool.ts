@@ -53,7 +53,12 @@ export interface ConversationScope {
 
 export type ToolResult =
   | { readonly ok: true; readonly output: string }
-  | { readonly ok: false; readonly error: string };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      /** Refused before it ran: the tool has too much work waiting (direct invocation answers 429). */
+      readonly busy?: true;
+    };
 
 export interface Tool {
   readonly descriptor: ToolDescriptor;
@@ -69,4 +74,9 @@ export function toolSuccess(output: unknown): ToolResult {
 
 export function toolFailure(error: string): ToolResult {
   return { ok: false, error };
+}
+
+/** A call refused at once, nothing run, because the tool's bounded waiting line is full. */
+export function toolBusy(error: string): ToolResult {
+  return { ok: false, error, busy: true };
 }

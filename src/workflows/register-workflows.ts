@@ -1,13 +1,15 @@
 // Wires the workflow family from the AppContext: stores and the run service on the injected clock
-// and ids, real timers, the six step runners on the one governed tool call and the chat model, the
-// stream ceilings, the sweeper and the routes. Returns what shutdown must finish (open progress
-// streams: sent what is committed, then closed) and close (the sweeper).
+// and ids, real timers, the six step runners on the one governed tool call, the chat model and the
+// condition evaluator's threads, the stream ceilings, the sweeper and the routes. Returns what shutdown
+// must finish (open progress streams: sent what is committed, then closed) and close (the sweeper, the
+// condition threads).
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { SharedSlots } from '../platform/rate-limit/index.js';
 import { OpenStreams } from '../platform/sse/index.js';
 import { startSweeper } from '../platform/store/index.js';
 import { realTimers } from './engine/timers.js';
+import { ConditionEvaluator } from './steps/condition-evaluator.js';
 import { registerWorkflowRoutes } from './routes.js';
 import { createWorkflowService } from './service.js';
 
@@ -18,6 +20,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   const { config } = context;
   const workflows = config.workflows;
   const logger = context.logger.child({ feature: 'workflows' });
+  const conditions = new ConditionEvaluator();
   const service = createWorkflowService({
     config: workflows,
     storage: context.storage,
@@ -36,6 +39,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
       validator: context.validator,
       knowledge: context.knowledge,
       limits: workflows,
+      conditions,
       tracing: context.tracing,
     },
   });
@@ -66,6 +70,9 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   });
   return {
     endStreams: (graceMs) => streams.finishAll(graceMs),
-    close: async () => sweeper.stop(),
+    close: async () => {
+      sweeper.stop();
+      await conditions.close();
+    },
   };
 }

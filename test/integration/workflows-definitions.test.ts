@@ -140,6 +140,7 @@ describe('each validation diagnostic', () => {
       edges: edges('check>yes', 'check>no', 'check>extra'),
     }),
     'invalid-condition': async () => ({ name: 'w', steps: [branchStep('check', 'input.x >', 'yes', 'no'), toolStep('yes'), toolStep('no')], edges: edges('check>yes', 'check>no') }),
+    'condition-too-costly': async () => ({ name: 'w', steps: [branchStep('check', 'input.l.exists(a, input.l.exists(b, false))', 'yes', 'no'), toolStep('yes'), toolStep('no')], edges: edges('check>yes', 'check>no') }),
     'condition-not-boolean': async () => ({ name: 'w', steps: [branchStep('check', '1 + 2', 'yes', 'no'), toolStep('yes'), toolStep('no')], edges: edges('check>yes', 'check>no') }),
     'invalid-template': async () => chain('w', llmStep('a', 'Hello {{ env.HOME }}')),
     'unknown-step-reference': async () => chain('w', llmStep('a', 'Hello {{ steps.ghost.output }}')),

@@ -1,6 +1,7 @@
 // Templates and conditions may only read what exists when the step runs: the input, and outputs of
 // steps upstream of it. Unknown steps, steps that are not ancestors (including the step itself),
-// malformed placeholders and conditions that do not compile to a boolean are reported.
+// malformed placeholders, conditions that do not compile to a boolean and conditions knowably over
+// their cost budget are reported.
 import { checkCondition } from './condition.js';
 import type { DiagnosticList } from './diagnostic.js';
 import type { GraphShape } from './check-graph.js';
@@ -34,7 +35,7 @@ export function checkReferences(definition: ReadDefinition, graph: GraphShape, d
     if (step.configuration.type === 'ConditionalBranch' && step.configuration.condition !== '') {
       const check = checkCondition(step.configuration.condition);
       if (!check.ok) {
-        const what = check.code === 'invalid-condition' ? 'does not compile' : 'must yield a boolean';
+        const what = { 'invalid-condition': 'does not compile', 'condition-not-boolean': 'must yield a boolean', 'condition-too-costly': 'could do more work than a condition may' }[check.code];
         diagnostics.add(check.code, `Step '${name}': the condition ${what} (${check.message}).`, { step: name });
       } else {
         for (const target of check.referencedSteps) referenced.add(target);

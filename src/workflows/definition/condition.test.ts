@@ -12,6 +12,10 @@ describe('checkCondition', () => {
     }
   });
 
+  it('refuses a condition whose cost is knowably over budget: data iterated inside an iteration over data', () => {
+    expect(checkCondition('input.l.exists(a, input.l.exists(b, false))')).toMatchObject({ ok: false, code: 'condition-too-costly', message: expect.stringContaining('square') });
+  });
+
   it('still allows the other string tests', () => {
     expect(checkCondition('input.name.startsWith("a") || input.name.contains("b")')).toMatchObject({ ok: true });
   });

@@ -1,7 +1,11 @@
 // ConditionalBranch conditions: CEL over `input` and `steps` (both maps). At submit a condition must
-// parse, type-check and yield `bool` (or `dyn`, checked again when it runs); at run time any other
-// result, or an evaluation error, fails the step. Error texts are the library's one-line summaries.
+// parse, type-check, yield `bool` (or `dyn`, checked again when it runs) and be knowably within its
+// cost budget (condition-cost.ts); at run time any other result, or an evaluation error, fails the step.
+// Error texts are the library's one-line summaries. Evaluation here is synchronous and unbounded: runs
+// evaluate on a worker thread under a time limit (steps/condition-evaluator.ts), never on the event loop.
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { conditionCost } from './condition-cost.js';
+import { conditionReads, type ConditionReads } from './condition-reads.js';
 
 // Registered once at import and never changed afterwards; parse/check/evaluate do not mutate it.
 const environment = new Environment({
@@ -12,14 +16,15 @@ const environment = new Environment({
 
 export type ConditionCheck =
   | { readonly ok: true; readonly referencedSteps: readonly string[] }
-  | { readonly ok: false; readonly code: 'invalid-condition' | 'condition-not-boolean'; readonly message: string };
+  | { readonly ok: false; readonly code: 'invalid-condition' | 'condition-not-boolean' | 'condition-too-costly'; readonly message: string };
 
 export function checkCondition(expression: string): ConditionCheck {
   const result = environment.check(expression);
   if (!result.valid) {
     return { ok: false, code: 'invalid-condition', message: summary(result.error) };
   }
-  if (callsFunction(environment.parse(expression).ast, 'matches')) {
+  const { ast } = environment.parse(expression);
+  if (callsFunction(ast, 'matches')) {
     // JavaScript regexes backtrack; a condition over caller-controlled input must not be able to stall
     // the host. Comparisons, `contains`, `startsWith` and `endsWith` cover string tests.
     return { ok: false, code: 'invalid-condition', message: 'regular-expression matching (matches) is not allowed in conditions' };
@@ -27,7 +32,18 @@ export function checkCondition(expression: string): ConditionCheck {
   if (result.type !== 'bool' && result.type !== 'dyn') {
     return { ok: false, code: 'condition-not-boolean', message: `it yields ${result.type ?? 'an unknown type'}, not bool` };
   }
-  return { ok: true, referencedSteps: referencedSteps(environment.parse(expression).ast) };
+  const cost = conditionCost(ast);
+  if (!cost.ok) return { ok: false, code: 'condition-too-costly', message: cost.message };
+  return { ok: true, referencedSteps: conditionReads(ast).namedSteps };
+}
+
+/** What a stored condition reads of the run; everything when it no longer parses (evaluating it will say why). */
+export function readsOfCondition(expression: string): ConditionReads {
+  try {
+    return conditionReads(environment.parse(expression).ast);
+  } catch {
+    return { input: true, namedSteps: [], allSteps: true };
+  }
 }
 
 export type ConditionResult = { readonly ok: true; readonly value: boolean } | { readonly ok: false; readonly error: string };
@@ -61,28 +77,4 @@ function callsFunction(ast: ASTNode, name: string): boolean {
     return visit(args);
   };
   return visit(ast);
-}
-
-/** Names in `steps.<name>` and `steps["<name>"]` anywhere in the expression. */
-function referencedSteps(ast: ASTNode): string[] {
-  const names = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (typeof node !== 'object' || node === null || !('op' in node)) return;
-    const { op, args } = node as { op: string; args: unknown };
-    if ((op === '.' || op === '[]') && Array.isArray(args) && isStepsRoot(args[0])) {
-      const key: unknown = op === '.' ? args[1] : (args[1] as { op?: string; args?: unknown } | undefined)?.op === 'value' ? (args[1] as { args: unknown }).args : undefined;
-      if (typeof key === 'string') names.add(key);
-    }
-    visit(args);
-  };
-  visit(ast);
-  return [...names];
-}
-
-function isStepsRoot(node: unknown): boolean {
-  return typeof node === 'object' && node !== null && (node as { op?: unknown }).op === 'id' && (node as { args?: unknown }).args === 'steps';
 }

@@ -20,6 +20,7 @@ export const diagnosticCodes = [
   'undeclared-branch-edge',
   'invalid-condition',
   'condition-not-boolean',
+  'condition-too-costly',
   'invalid-template',
   'unknown-step-reference',
   'step-reference-not-upstream',

@@ -6,6 +6,7 @@ import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelop
 import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
 import type { GovernedCalls, ParameterValidator, ToolRegistry } from '../../tools/index.js';
 import type { StepRunners } from '../engine/step-runner.js';
+import type { ConditionEvaluator } from './condition-evaluator.js';
 import { createConditionalBranchRunner } from './conditional-branch-runner.js';
 import { createHumanGateRunner } from './human-gate-runner.js';
 import { createLlmCallRunner } from './llm-call-runner.js';
@@ -24,6 +25,8 @@ export interface StepRunnerDependencies {
   readonly validator: ParameterValidator;
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
   readonly limits: StepLimits;
+  /** Where ConditionalBranch conditions are evaluated (off the event loop, under a budget). */
+  readonly conditions: ConditionEvaluator;
   /** With tracing on, each step is a span (runs/trace-step-runners.ts). */
   readonly tracing?: Tracing;
 }
@@ -39,7 +42,7 @@ export function createStepRunners(
       LlmCall: createLlmCallRunner({ chatModel: deps.chatModel, ...deps.chatDefaults, limits }),
       ToolUse: createToolUseRunner(governed),
       HumanGate: createHumanGateRunner(limits),
-      ConditionalBranch: createConditionalBranchRunner(),
+      ConditionalBranch: createConditionalBranchRunner({ conditions: deps.conditions, ownerId: run.ownerId }),
       SubPlanInvocation: createSubPlanRunner(),
       RetrievalPlan: createRetrievalPlanRunner({ ...governed, knowledge: deps.knowledge }),
     },

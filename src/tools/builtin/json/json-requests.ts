@@ -1,4 +1,4 @@
-// Runs on the json tool's worker thread (bounded-worker.ts): JMESPath queries (the community
+// Runs on the json tool's worker threads (json-worker.ts): JMESPath queries (the community
 // implementation; a 260-character expression can run for seconds) and JSON Schema validation (a schema
 // `pattern` can backtrack catastrophically). Each schema compiles in a fresh Ajv instance (no `$id`
 // clashes between calls, no cache that grows forever) after one long-lived instance checked it against

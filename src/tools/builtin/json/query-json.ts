@@ -1,16 +1,16 @@
 // The json tool's `query` operation: a JMESPath expression over `data`, run on the json worker under its
 // time bound, answered as { result }. It does not support JMESPath extensions or custom functions.
-import { toolFailure, toolSuccess, type ToolResult } from '../../tool.js';
-import type { BoundedWorker } from '../text/bounded-worker.js';
-import { workerFailure } from '../text/worker-failure.js';
+import { toolFailure, toolSuccess, type ToolCallContext, type ToolResult } from '../../tool.js';
+import type { WorkerPool } from '../../../platform/worker/index.js';
+import { workerFailure } from '../worker-failure.js';
 import { MAX_DATA_CHARACTERS, MAX_EXPRESSION_LENGTH, MAX_RESULT_CHARACTERS } from './json-limits.js';
 import { sanitizeErrorMessage } from './sanitize-error-message.js';
 import { serializedLength } from './serialized-length.js';
 
 export async function queryJson(
-  worker: BoundedWorker,
+  pool: WorkerPool,
   parameters: Readonly<Record<string, unknown>>,
-  signal: AbortSignal,
+  context: ToolCallContext,
 ): Promise<ToolResult> {
   const { data, expression } = parameters;
   if (typeof expression !== 'string') return toolFailure('expression must be a string');
@@ -22,7 +22,7 @@ export async function queryJson(
   if (dataLength > MAX_DATA_CHARACTERS) return toolFailure(`data is larger than ${MAX_DATA_CHARACTERS} characters of JSON`);
 
   const request = { op: 'query', data, expression, maxResultChars: MAX_RESULT_CHARACTERS };
-  const outcome = await worker.run(request, signal);
+  const outcome = await pool.run(context.ownerId, request, context.signal);
   if (outcome.status === 'failed') return toolFailure(`query failed: ${sanitizeErrorMessage(outcome.error)}`);
   if (outcome.status !== 'done') return workerFailure(outcome, 'query');
   // The worker hands back the result already serialized (and size-checked), so it is spliced in as is.

@@ -2,9 +2,9 @@
 // formats from ajv-formats, non-strict), run on the json worker under its time bound. Answers
 // { valid, errors: [{ path, message }] } with at most 50 errors; `path` is a JSON Pointer into data ("" is
 // the root). Schemas that do not compile (bad keywords, unresolvable or remote $ref) fail the call.
-import { toolFailure, toolSuccess, type ToolResult } from '../../tool.js';
-import type { BoundedWorker } from '../text/bounded-worker.js';
-import { workerFailure } from '../text/worker-failure.js';
+import { toolFailure, toolSuccess, type ToolCallContext, type ToolResult } from '../../tool.js';
+import type { WorkerPool } from '../../../platform/worker/index.js';
+import { workerFailure } from '../worker-failure.js';
 import { MAX_DATA_CHARACTERS, MAX_SCHEMA_CHARACTERS, MAX_VALIDATION_ERRORS } from './json-limits.js';
 import { sanitizeErrorMessage } from './sanitize-error-message.js';
 import { serializedLength } from './serialized-length.js';
@@ -26,9 +26,9 @@ function toReportedError(error: WorkerError): { path: string; message: string } 
 }
 
 export async function validateJson(
-  worker: BoundedWorker,
+  pool: WorkerPool,
   parameters: Readonly<Record<string, unknown>>,
-  signal: AbortSignal,
+  context: ToolCallContext,
 ): Promise<ToolResult> {
   const { data, schema } = parameters;
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
@@ -42,7 +42,7 @@ export async function validateJson(
   if (dataLength === undefined) return toolFailure('data must be a JSON value');
   if (dataLength > MAX_DATA_CHARACTERS) return toolFailure(`data is larger than ${MAX_DATA_CHARACTERS} characters of JSON`);
 
-  const outcome = await worker.run({ op: 'validate', data, schema, maxErrors: MAX_VALIDATION_ERRORS }, signal);
+  const outcome = await pool.run(context.ownerId, { op: 'validate', data, schema, maxErrors: MAX_VALIDATION_ERRORS }, context.signal);
   if (outcome.status === 'failed') return toolFailure(`validation failed: ${sanitizeErrorMessage(outcome.error)}`);
   if (outcome.status !== 'done') return workerFailure(outcome, 'validation');
   const verdict = outcome.value as WorkerVerdict;

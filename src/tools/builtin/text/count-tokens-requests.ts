@@ -1,4 +1,4 @@
-// Runs on the count_tokens worker thread (bounded-worker.ts): gpt-tokenizer's byte-pair merge is
+// Runs on the count_tokens worker threads (count-tokens-worker.ts): gpt-tokenizer's byte-pair merge is
 // quadratic in the length of one pre-token (64 K of "a" takes seconds), so counting needs the same hard
 // bound as regexes. The o200k_base encoder loads (≈0.75 s) when this module does, before the thread
 // says it is ready, so the bound never counts it.

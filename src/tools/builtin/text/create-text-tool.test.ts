@@ -144,6 +144,30 @@ describe('text.extract', () => {
     });
   });
 
+  it("refuses at once, as busy, a call that would wait past the caller's bound, and keeps serving others", async () => {
+    const small = createTextTool({ timeoutMs: 10_000, pool: { threads: 2, maxWaitingPerOwner: 1 } });
+    const stop = new AbortController();
+    const flooding = { ownerId: 'sub:mallory', signal: stop.signal };
+    try {
+      const running = small.invoke('extract', catastrophic, flooding);
+      const waiting = small.invoke('extract', catastrophic, flooding);
+      expect(await small.invoke('extract', catastrophic, flooding)).toEqual({
+        ok: false,
+        error: 'pattern not run: the tool has too many calls waiting; retry shortly',
+        busy: true,
+      });
+      // Her calls hold one thread at most: another caller is served beside them.
+      expect(output(await small.invoke('extract', { text: 'xyz', pattern: 'y' }, { ownerId: 'sub:bob', signal: new AbortController().signal }))).toMatchObject({ matches: [{ match: 'y' }] });
+      stop.abort();
+      expect(await Promise.all([running, waiting])).toEqual([
+        { ok: false, error: 'aborted' },
+        { ok: false, error: 'aborted' },
+      ]);
+    } finally {
+      await small.close?.();
+    }
+  });
+
   it('stops a running match when the call is aborted', async () => {
     const controller = new AbortController();
     const pending = slowTool.invoke('extract', catastrophic, { ownerId: 'sub:tester', signal: controller.signal });

@@ -1,6 +1,8 @@
-// The built-in `text` tool: count_tokens, extract and diff, each run on a warm worker thread under a hard
-// time bound so hostile patterns or inputs cannot stall the event loop. Threads start on first use;
-// close() stops them.
+// The built-in `text` tool: count_tokens, extract and diff, each run on a small pool of warm worker
+// threads under a hard time bound so hostile patterns or inputs cannot stall the event loop, shared
+// fairly between callers so one caller's hostile inputs cannot hold up another's. Threads start on
+// first use; close() stops them.
+import type { PoolBounds } from '../../../platform/worker/index.js';
 import { toolFailure, type Tool, type ToolResult } from '../../tool.js';
 import { countTokens } from './count-tokens.js';
 import { createCountTokensWorker } from './count-tokens-worker.js';
@@ -13,6 +15,8 @@ import { textDescriptor } from './text-descriptor.js';
 export interface TextToolOptions {
   /** Bound on one operation's run time on its worker; 1000 ms unless set (1 to 60000). */
   readonly timeoutMs?: number;
+  /** Threads and waiting bounds of each of its two pools (worker-pool.ts defaults unless set). */
+  readonly pool?: PoolBounds;
 }
 
 export function createTextTool(options: TextToolOptions = {}): Tool {
@@ -20,18 +24,18 @@ export function createTextTool(options: TextToolOptions = {}): Tool {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) {
     throw new RangeError(`text tool timeoutMs must be an integer from 1 to 60000, got ${timeoutMs}`);
   }
-  const extractAndDiff = createExtractAndDiffWorker(timeoutMs);
-  const tokenizer = createCountTokensWorker(timeoutMs);
+  const extractAndDiff = createExtractAndDiffWorker(timeoutMs, options.pool);
+  const tokenizer = createCountTokensWorker(timeoutMs, options.pool);
   return {
     descriptor: textDescriptor,
     invoke(operation, parameters, context): Promise<ToolResult> {
       switch (operation) {
         case 'count_tokens':
-          return countTokens(tokenizer, parameters, context.signal);
+          return countTokens(tokenizer, parameters, context);
         case 'extract':
-          return extractMatches(extractAndDiff, parameters, context.signal);
+          return extractMatches(extractAndDiff, parameters, context);
         case 'diff':
-          return diffTexts(extractAndDiff, parameters, context.signal);
+          return diffTexts(extractAndDiff, parameters, context);
         default:
           return Promise.resolve(
             toolFailure(`unknown operation ${JSON.stringify(operation)}; text accepts count_tokens, extract, diff`),

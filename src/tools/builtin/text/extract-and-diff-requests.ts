@@ -1,6 +1,6 @@
-// Runs on the text tool's worker thread (bounded-worker.ts): regex extraction and line diffs, which a
-// backtracking pattern or a large input can keep busy for unbounded time. Loads only `diff`, so a
-// respawn after a runaway pattern is cheap. Inputs were checked by the operations before they came here.
+// Runs on the text tool's worker threads (extract-and-diff-worker.ts): regex extraction and line diffs,
+// which a backtracking pattern or a large input can keep busy for unbounded time. Loads only `diff`, so
+// a respawn after a runaway pattern is cheap. Inputs were checked by the operations before they came here.
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 
 export interface ExtractRequest {

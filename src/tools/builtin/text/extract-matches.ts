@@ -1,10 +1,10 @@
 // The text tool's `extract` operation: checks the pattern and flags here, then runs the match on the
 // extract-and-diff worker under its time bound. It does not restrict patterns to a backtracking-free
 // subset: the time bound, not the pattern, is what keeps a hostile pattern harmless.
-import { toolFailure, toolSuccess, type ToolResult } from '../../tool.js';
-import type { BoundedWorker } from './bounded-worker.js';
+import { toolFailure, toolSuccess, type ToolCallContext, type ToolResult } from '../../tool.js';
+import type { WorkerPool } from '../../../platform/worker/index.js';
 import { MAX_CAPTURED_CHARACTERS, MAX_MATCHES } from './text-limits.js';
-import { workerFailure } from './worker-failure.js';
+import { workerFailure } from '../worker-failure.js';
 
 const FLAGS = /^[gimsuy]*$/;
 
@@ -14,9 +14,9 @@ function extractionFlags(flags: string): string {
 }
 
 export async function extractMatches(
-  worker: BoundedWorker,
+  pool: WorkerPool,
   parameters: Readonly<Record<string, unknown>>,
-  signal: AbortSignal,
+  context: ToolCallContext,
 ): Promise<ToolResult> {
   const { text, pattern, flags = '' } = parameters;
   if (typeof text !== 'string' || typeof pattern !== 'string' || typeof flags !== 'string') {
@@ -30,7 +30,7 @@ export async function extractMatches(
     return toolFailure(`invalid pattern: ${error instanceof Error ? error.message : 'not a regular expression'}`);
   }
   const request = { op: 'extract', text, pattern, flags: compiledFlags, maxMatches: MAX_MATCHES, maxCapturedChars: MAX_CAPTURED_CHARACTERS };
-  const outcome = await worker.run(request, signal);
+  const outcome = await pool.run(context.ownerId, request, context.signal);
   if (outcome.status === 'done') return toolSuccess(outcome.value);
   if (outcome.status === 'failed') return toolFailure(`pattern failed: ${outcome.error}`);
   return workerFailure(outcome, 'pattern');

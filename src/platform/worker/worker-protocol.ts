@@ -1,12 +1,19 @@
-// What a bounded worker thread and its owner say to each other: the thread posts READY once its
-// handler module has loaded, then one reply per request. A handler module exports `handle`, which
-// returns a structured-cloneable value or throws (the error's message becomes a failure).
+// What a pool thread and its WorkerPool say to each other: the thread posts READY once its handler
+// module has loaded, then for each request STARTED once the request is prepared and the work begins,
+// and one reply. A handler module exports `handle`, which returns a structured-cloneable value or throws
+// (the error's message becomes a failure), and may export `prepare`.
 export const WORKER_READY = 'portcullis:ready';
+export const WORKER_STARTED = 'portcullis:started';
 
 export type WorkerReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
 export interface WorkerHandlers {
-  readonly handle: (request: unknown) => unknown;
+  /**
+   * Turns a request into what `handle` works on (e.g. parses the JSON text it carries). It has a time
+   * bound of its own, so moving a large request's data never eats into the bound on the work.
+   */
+  readonly prepare?: (request: unknown) => unknown;
+  readonly handle: (prepared: unknown) => unknown;
 }
 
 /** The sibling module `name` of `from`: `.js` once built, `.ts` when running from the sources (tests). */
