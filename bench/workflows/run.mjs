@@ -1,7 +1,7 @@
 // Workflow engine overhead: a 1,000-step chain and a 1,000-step fan-out (one root, 999 parallel
 // leaves) of trivial ToolUse `clock.now` steps, run through the real workflow service (definition
 // store, run record, event log, approvals desk, step runners, tool registry, parameter validation,
-// governor) versus calling the clock tool 1,000 times directly (sequentially for the chain,
+// the one governed tool call) versus calling the clock tool 1,000 times directly (sequentially for the chain,
 // concurrently for the fan-out). Per-step overhead = (run time - direct time) / steps, in µs; the
 // same against 1,000 direct governed calls isolates the engine. Target: ≤ 50 µs per step.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,8 +16,11 @@ import { createLogger } from '../../dist/src/platform/log/index.js';
 import { createBuiltinTools } from '../../dist/src/tools/builtin/index.js';
 import { createMemoryStorage } from '../../dist/src/platform/storage/index.js';
 import { RunEngine } from '../../dist/src/runs/index.js';
-import { ParameterValidator, ToolGovernor, ToolRegistry } from '../../dist/src/tools/index.js';
+import { GovernedCalls, ParameterValidator, ToolRegistry } from '../../dist/src/tools/index.js';
+import { AccessPolicy } from '../../dist/src/platform/access/index.js';
+import { NO_AUDIT } from '../../dist/src/platform/audit/index.js';
 import { createWorkflowService, realTimers } from '../../dist/src/workflows/index.js';
+import { ConditionEvaluator } from '../../dist/src/workflows/steps/condition-evaluator.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
@@ -43,8 +46,10 @@ const logger = createLogger({ level: 'silent' });
 const log = { info: () => undefined, warn: () => undefined };
 const builtins = await createBuiltinTools(config, { clock: systemClock, log });
 const registry = new ToolRegistry(builtins.tools, null);
-const governor = new ToolGovernor({ log });
 const validator = new ParameterValidator();
+const calls = new GovernedCalls({ registry, validator, log });
+const access = new AccessPolicy({ envelopes: config.bundleExecution.envelopes, audit: NO_AUDIT });
+const conditions = new ConditionEvaluator();
 // The service's own storage and run engine (issue 10): Memory storage, as `portcullis serve` by default.
 const storage = createMemoryStorage({ clock: systemClock });
 const engine = new RunEngine({ storage, clock: systemClock, instanceId: 'bench', leaseTtlMs: config.storage.runLeaseTtlMs, log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
@@ -52,12 +57,13 @@ const service = createWorkflowService({
   config: config.workflows,
   storage,
   engine,
+  access,
   clock: systemClock,
   ids: randomIds,
   timers: realTimers,
   logger,
   hasIndex: () => false,
-  steps: { chatModel: null, chatDefaults: { maxOutputTokens: 1024, temperature: null }, registry, governor, validator, knowledge: builtins.knowledge, limits: config.workflows },
+  steps: { chatModel: null, chatDefaults: { maxOutputTokens: 1024, temperature: null }, calls, registry, validator, knowledge: builtins.knowledge, limits: config.workflows, conditions },
 });
 const principal = { ownerId: 'bench:owner', ownerClaimValue: 'owner', subjectId: null, roles: [], anonymous: true };
 const envelope = resolveEnvelope(config.bundleExecution.envelopes, principal);
@@ -70,7 +76,7 @@ const fanOut = { name: 'fan-out', steps: names.map(step), edges: names.slice(1).
 
 async function runOnce(workflowId) {
   const started = performance.now();
-  const { jobId } = await service.runs.start({ ownerId: principal.ownerId, envelope }, workflowId, undefined);
+  const { jobId } = await service.runs.start(principal, workflowId, undefined);
   for (;;) {
     await engine.idle();
     // The stored record's status (a poll would project all 1,000 steps inside the timed window).
@@ -92,7 +98,10 @@ async function directConcurrent() {
   await Promise.all(Array.from({ length: STEPS }, () => clockTool.invoke('now', {}, context())));
   return performance.now() - started;
 }
-const governed = () => governor.execute({ ownerId: principal.ownerId, envelope, tool: clockTool, operation: 'now', parameters: {}, signal: new AbortController().signal, surface: 'workflow' });
+const governed = async () => {
+  const outcome = await calls.call({ surface: 'workflow', ownerId: principal.ownerId, envelope, toolName: 'clock', input: () => ({ operation: 'now', parameters: {} }), signal: new AbortController().signal });
+  if (outcome.status !== 'succeeded') throw new Error(`governed call ${outcome.status}`);
+};
 async function governedSequential() {
   const started = performance.now();
   for (let i = 0; i < STEPS; i += 1) await governed();
@@ -135,6 +144,7 @@ const results = {
   targetPerStepUs: 50,
 };
 console.log(JSON.stringify(results, null, 2));
+await conditions.close();
 await registry.close();
 await builtins.knowledge.close();
 await storage.close();
