@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'bundles', 'workflows', 'evals'];
+const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -42,6 +42,8 @@ export default tseslint.config(
             ...['tools', 'bundles', 'workflows', 'evals', 'agent/runtime', 'agent/manifest'].map((f) => zone('agent/loop', f, 'the agent loop imports only models and platform; it receives its tools as an argument')),
             ...['bundles', 'workflows', 'evals'].map((f) => zone('agent', f, 'agent imports tools, models and platform only')),
             ...['agent', 'bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports models and platform only')),
+            // The approval contract serves every family and knows none of them (a family registers how its runs hear a decision).
+            ...['models', 'agent', 'tools', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('approvals', f, 'approvals imports only platform')),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

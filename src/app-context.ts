@@ -13,6 +13,7 @@ import type { ServiceMetrics } from './platform/metrics/index.js';
 import type { Tracing } from './platform/tracing/index.js';
 import type { AuditLog } from './platform/audit/index.js';
 import type { AccessPolicy } from './platform/access/index.js';
+import type { Approvals } from './approvals/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
@@ -42,6 +43,8 @@ export interface AppContext {
   readonly storage: Storage;
   /** The one run engine: every run's lifecycle. Families register their run kind. */
   readonly engine: RunEngine;
+  /** The one approval contract (DESIGN.md §13): families open approvals here and hear decisions. */
+  readonly approvals: Approvals;
 }
 
 /** What a feature needs done when the app stops, after the run engine stopped (app.ts runs them in order). */

@@ -40,6 +40,7 @@ import { startTracing, TRACING_DISABLED, type Tracing } from './platform/tracing
 import { AuditLog } from './platform/audit/index.js';
 import { RUN_FAMILIES, runTelemetry } from './platform/telemetry/index.js';
 import { AccessPolicy } from './platform/access/index.js';
+import { Approvals, ApprovalStore, registerApprovalRoutes } from './approvals/index.js';
 import { packageInfo } from './platform/package-info/index.js';
 import { rateLimitPolicies } from './platform/config/types.js';
 import { SharedSlots } from './platform/rate-limit/index.js';
@@ -96,6 +97,9 @@ const MAX_URL_PARAMETER_LENGTH = 1024 * 1024;
 function readableRoot(category: ReadinessCategory, path: string): ReadinessCheck {
   return { category, check: () => access(path).then(() => true, () => false) };
 }
+
+/** How often, with approvals on, overdue approvals expire and waiting ones escalate. */
+const APPROVAL_SWEEP_MS = 1_000;
 
 export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const { config, logger } = deps;
@@ -194,7 +198,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const memorySweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the memory tool sweep', log, sweep: () => builtins.sweepMemory() });
   const registry = new ToolRegistry(builtins.tools, mcp);
   const validator = new ParameterValidator();
-  const calls = new GovernedCalls({ registry, validator, log, metrics, tracing });
+  const calls = new GovernedCalls({ registry, validator, log, metrics, tracing, approvalsEnabled: config.approvals.enabled });
   const access = new AccessPolicy({ envelopes: config.bundleExecution.envelopes, audit });
   registerToolRoutes(app, {
     catalog: new CatalogService({ registry, access }),
@@ -209,6 +213,15 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
       ttlMs: engine.leaseTtlMs,
     }),
     clock: storage.clock,
+  });
+  const approvals = new Approvals({ config: config.approvals, store: new ApprovalStore({ storage }), clock: storage.clock, audit, metrics, log });
+  registerApprovalRoutes(app, approvals);
+  // With approvals on, expiry and escalation are timely (a bundle run waits on its approval's expiry); off, only gates' records are swept.
+  const approvalSweeper = startSweeper({
+    intervalMs: config.approvals.enabled ? APPROVAL_SWEEP_MS : config.bundleExecution.cleanupIntervalMs,
+    name: 'the approval sweep',
+    log,
+    sweep: () => approvals.sweep(),
   });
   registerCapabilitiesRoutes(app, {
     access,
@@ -245,6 +258,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     delegateTask: builtins.delegateTask,
     storage,
     engine,
+    approvals,
   };
   // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
   // shutdown must finish and close):
@@ -266,6 +280,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     await engine.stop(STOP_GRACE_MS);
     memorySweeper.stop();
+    approvalSweeper.stop();
     for (const feature of features) await feature.close?.();
     await registry.close();
     await builtins.knowledge.close();

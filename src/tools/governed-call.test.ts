@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/log/index.js';
 import { ServiceMetrics } from '../platform/metrics/index.js';
 import { resolveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
-import { GovernedCalls, TOOL_FAILURE_MESSAGE, type GovernedCallRequest } from './governed-call.js';
+import { GovernedCalls, TOOL_CALL_REJECTED, TOOL_FAILURE_MESSAGE, type ApprovalAsk, type ApprovalVerdict, type GovernedCallRequest } from './governed-call.js';
 import { ParameterValidator } from './parameter-validator.js';
 import { ToolRegistry } from './registry.js';
 import { toolBusy, toolFailure, toolSuccess, type Tool } from './tool.js';
 
 const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
 const envelopeOf = (tools: string[], autonomyCeiling: 'Autonomous' | 'Supervised' = 'Autonomous'): ResolvedEnvelope =>
-  resolveEnvelope({ default: { allowedTools: tools, allowedMcpServers: [], autonomyCeiling }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
+  resolveEnvelope({ default: { allowedTools: tools, allowedMcpServers: [], autonomyCeiling, autoApproveUpTo: 'None' }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
 
 const descriptor = (name: string, overrides: Partial<Tool['descriptor']> = {}): Tool['descriptor'] => ({
   name,
@@ -28,7 +28,7 @@ const descriptor = (name: string, overrides: Partial<Tool['descriptor']> = {}): 
 });
 const tool = (name: string, invoke: Tool['invoke'] = async () => toolSuccess('ok'), overrides: Partial<Tool['descriptor']> = {}): Tool => ({ descriptor: descriptor(name, overrides), invoke });
 
-function governed(tools: Tool[]) {
+function governed(tools: Tool[], options: { readonly approvalsEnabled?: boolean } = {}) {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
   const metrics = new ServiceMetrics({ enabled: true });
@@ -37,6 +37,7 @@ function governed(tools: Tool[]) {
     validator: new ParameterValidator(),
     log: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) },
     metrics,
+    ...options,
   });
   const decisions = (): Record<string, unknown>[] => lines.filter((line) => line['event'] === 'tool.call.decided');
   const samples = (): Array<{ labels: Record<string, string>; value: number }> =>
@@ -211,5 +212,56 @@ describe('the governed call running a tool', () => {
     const outcome = await calls.call(request('echo', 'say', { text: 'q' }), async (_tool, input) => toolSuccess(`read ${String(input.parameters['text'])}`));
     expect(outcome).toMatchObject({ status: 'succeeded', output: 'read q' });
     expect(decisions()).toHaveLength(1);
+  });
+});
+
+describe('a call a person must approve (DESIGN.md §13)', () => {
+  const supervised = envelopeOf(['echo'], 'Supervised');
+  const asking = (verdict: ApprovalVerdict) => {
+    const asked: ApprovalAsk[] = [];
+    return { asked, supervisor: { ask: async (ask: ApprovalAsk) => (asked.push(ask), verdict) } };
+  };
+
+  it('asks the surface’s supervisor after checking the arguments, runs it once approved, and writes one line with the verdict', async () => {
+    let ran = 0;
+    const { calls, decisions } = governed([tool('echo', async () => (ran++, toolSuccess('ok')))], { approvalsEnabled: true });
+    const { asked, supervisor } = asking({ approved: true, by: 'Vera' });
+    await expect(calls.call(request('echo', 'say', { text: 'hi' }, { envelope: supervised, supervisor }))).resolves.toMatchObject({ status: 'succeeded' });
+    expect(asked).toEqual([expect.objectContaining({ operation: 'say', parameters: { text: 'hi' }, rule: 'Supervised ceiling' })]);
+    expect(ran).toBe(1);
+    expect(decisions()).toEqual([expect.objectContaining({ verdict: 'allowed', denial: null, reason: expect.stringMatching(/approved by Vera$/) })]);
+  });
+
+  it('denies a rejected or expired call with the rejection text, never running it', async () => {
+    let ran = 0;
+    const { calls, decisions, samples } = governed([tool('echo', async () => (ran++, toolSuccess('ok')))], { approvalsEnabled: true });
+    for (const verdict of [{ approved: false, expired: false }, { approved: false, expired: true }] as const) {
+      await expect(calls.call(request('echo', 'say', {}, { envelope: supervised, supervisor: asking(verdict).supervisor }))).resolves.toEqual({
+        status: 'denied',
+        denial: 'approval',
+        reason: TOOL_CALL_REJECTED,
+      });
+    }
+    expect(ran).toBe(0);
+    expect(decisions().map((d) => [d['verdict'], d['denial'], d['reason']])).toEqual([
+      ['denied', 'approval', 'denied: rejected by an approver'],
+      ['denied', 'approval', 'denied: the approval expired undecided'],
+    ]);
+    expect(samples()).toEqual([expect.objectContaining({ labels: expect.objectContaining({ outcome: 'denied', rule: 'approval' }), value: 2 })]);
+  });
+
+  it('refuses bad arguments without asking anyone, and denies a call whose surface cannot wait', async () => {
+    const { calls } = governed([tool('echo')], { approvalsEnabled: true });
+    const { asked, supervisor } = asking({ approved: true, by: 'Vera' });
+    await expect(calls.call(request('echo', 'say', { nope: 1 }, { envelope: supervised, supervisor }))).resolves.toMatchObject({ status: 'refused' });
+    expect(asked).toEqual([]);
+    await expect(calls.call(request('echo', 'say', {}, { envelope: supervised, surface: 'direct' }))).resolves.toMatchObject({ status: 'denied', denial: 'approval' });
+  });
+
+  it('refuses Supervised like Restricted while approvals are off, supervisor or not', async () => {
+    const { calls } = governed([tool('echo')]);
+    const { asked, supervisor } = asking({ approved: true, by: 'Vera' });
+    await expect(calls.call(request('echo', 'say', {}, { envelope: supervised, supervisor }))).resolves.toMatchObject({ status: 'denied', denial: 'autonomy' });
+    expect(asked).toEqual([]);
   });
 });

@@ -6,8 +6,11 @@
 // policy decision; a tool that is not granted is such a decision too) and one metric sample; with
 // tracing on, a found tool is an `execute_tool {tool}` span. Each surface maps the outcome to its
 // own answer (a 403, a failed step, a message the model is told); none decides anything itself.
-// Denials have no override.
-import { decideExecution, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
+// Denials have no override. A call the envelope lets run only once a person approves it (DESIGN.md
+// §13) is asked of the surface's supervisor, after its arguments are checked; its one line is written
+// with the person's verdict. A surface with no supervisor (direct invocation, eval runs) cannot wait
+// for a person: such a call is denied (`approval`).
+import { decideExecution, type ApprovalRule, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { promiseOf } from '../platform/promise/index.js';
 import { containsSecret, redactText } from '../platform/redaction/index.js';
@@ -22,7 +25,30 @@ import type { ConversationScope, Tool, ToolCallContext, ToolResult } from './too
 import { ToolCallMetrics } from './tool-call-metrics.js';
 
 export type GovernedSurface = 'direct' | 'bundle' | 'workflow' | 'eval';
-export type GovernorDenial = 'not-granted' | 'autonomy' | 'data-classification';
+export type GovernorDenial = 'not-granted' | 'autonomy' | 'data-classification' | 'approval';
+
+/** What a model or step is told of a call a person rejected, or that expired undecided (DESIGN.md §13). */
+export const TOOL_CALL_REJECTED = 'Tool call rejected by an approver.';
+
+/** A call waiting for a person: what the approval shows (the parameters are redacted by the desk). */
+export interface ApprovalAsk {
+  readonly tool: Tool;
+  readonly operation: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly rule: ApprovalRule;
+}
+
+/** The person's verdict: approved (by whom, as the audit line says it), or rejected or expired. */
+export type ApprovalVerdict = { readonly approved: true; readonly by: string } | { readonly approved: false; readonly expired: boolean };
+
+/**
+ * Where a surface that can wait asks a person. `ask` resolves with the verdict once there is one; a
+ * surface that parks the whole run instead (a bundle run) rejects, and the call is made again with the
+ * stored verdict when the run resumes.
+ */
+export interface Supervisor {
+  ask(ask: ApprovalAsk): Promise<ApprovalVerdict>;
+}
 
 export const TOOL_FAILURE_MESSAGE = 'The tool failed.';
 /** The longest tool name or operation, as asked, that an audit line repeats. */
@@ -54,6 +80,10 @@ export interface GovernedCallRequest {
   readonly callId?: string;
   /** The conversation that made the call, when an agent did (a tool that runs a sub-agent needs it). */
   readonly conversation?: ConversationScope;
+  /** Where a person is asked when the call needs approval; absent: the surface cannot wait, and it is denied. */
+  readonly supervisor?: Supervisor;
+  /** The bundle's AGENT.md `require-approval:` (tightens only), when a bundle makes the call. */
+  readonly requireApproval?: readonly string[] | 'all' | null;
 }
 
 /** Why a call was refused before it ran: its operation or parameters. Each surface words it. */
@@ -78,6 +108,8 @@ export interface GovernedCallsOptions {
   readonly metrics?: ServiceMetrics;
   readonly tracing?: Tracing;
   readonly now?: () => number;
+  /** AppConfig:AI:Approvals:Enabled: Supervised asks a person instead of refusing. */
+  readonly approvalsEnabled?: boolean;
 }
 
 export class GovernedCalls {
@@ -88,8 +120,10 @@ export class GovernedCalls {
   readonly #metrics: ToolCallMetrics | undefined;
   readonly #tracing: Tracing;
   readonly #now: () => number;
+  readonly #approvalsEnabled: boolean;
 
   constructor(options: GovernedCallsOptions) {
+    this.#approvalsEnabled = options.approvalsEnabled === true;
     this.#registry = options.registry;
     this.#validator = options.validator;
     this.#log = options.log;
@@ -155,23 +189,54 @@ export class GovernedCalls {
   #decide(request: GovernedCallRequest, tool: Tool, span: Span | undefined, execution: CallExecution | undefined): Promise<GovernedCallOutcome> {
     const input = request.input();
     const name = tool.descriptor.name;
-    const decision = decideExecution(request.envelope, name);
+    const decision = decideExecution(
+      request.envelope,
+      name,
+      this.#approvalsEnabled ? { approvalsEnabled: true, riskTier: tool.descriptor.riskTier, requireApproval: request.requireApproval ?? null } : undefined,
+    );
     let denial: { readonly denial: GovernorDenial; readonly reason: string } | null = null;
     if (!decision.allowed) {
       denial = { denial: decision.reason === 'autonomy-below-autonomous' ? 'autonomy' : 'not-granted', reason: decision.rule };
     } else if ((!tool.descriptor.isReadOnly || tool.descriptor.reachesNetwork) && containsSecret(input.parameters)) {
       denial = { denial: 'data-classification', reason: 'denied: the parameters carry a detected secret and the tool writes or reaches the network' };
+    } else if (decision.approval !== undefined && request.supervisor === undefined) {
+      denial = { denial: 'approval', reason: `denied: a person approves each call of this tool (${decision.approval}), and a ${request.surface} call cannot wait for one` };
     }
     const operation = tool.descriptor.operations.find((op) => op.name === input.operation);
     // The arguments of an allowed call are checked before its one line is written, which says so.
     const refusal = denial === null ? this.#check(tool, operation, input) : null;
+    if (denial === null && refusal === null && decision.approval !== undefined && request.supervisor !== undefined) {
+      // A person decides; the line is written with their verdict.
+      const rule = decision.approval;
+      return request.supervisor.ask({ tool, operation: input.operation, parameters: input.parameters, rule }).then((verdict) => {
+        if (verdict.approved) return this.#decided(request, tool, input, operation, span, execution, `${decision.rule}; approved by ${verdict.by}`, null, null);
+        const reason = verdict.expired ? 'denied: the approval expired undecided' : 'denied: rejected by an approver';
+        return this.#decided(request, tool, input, operation, span, execution, reason, { denial: 'approval', reason: TOOL_CALL_REJECTED }, null);
+      });
+    }
+    return this.#decided(request, tool, input, operation, span, execution, denial === null ? decision.rule : denial.reason, denial, refusal);
+  }
+
+  /** Writes the call's one line and answers it: denied, refused, or run. */
+  #decided(
+    request: GovernedCallRequest,
+    tool: Tool,
+    input: ToolInput,
+    operation: Tool['descriptor']['operations'][number] | undefined,
+    span: Span | undefined,
+    execution: CallExecution | undefined,
+    rule: string,
+    denial: { readonly denial: GovernorDenial; readonly reason: string } | null,
+    refusal: CallRefusal | null,
+  ): Promise<GovernedCallOutcome> {
+    const name = tool.descriptor.name;
     const line = new GovernorDecisionLine(
       request.ownerId,
       name,
       input.operation,
       request.surface,
       denial === null ? 'allowed' : 'denied',
-      denial === null ? decision.rule : denial.reason,
+      rule,
       denial?.denial ?? null,
       sourceOf(request.envelope),
       request.requestId ?? null,

@@ -6,6 +6,10 @@ export { ToolRegistry, UNCONSTRUCTIBLE_TOOLS, type McpToolSource } from './regis
 export {
   GovernedCalls,
   TOOL_FAILURE_MESSAGE,
+  TOOL_CALL_REJECTED,
+  type ApprovalAsk,
+  type ApprovalVerdict,
+  type Supervisor,
   type CallExecution,
   type CallRefusal,
   type GovernedCallOutcome,

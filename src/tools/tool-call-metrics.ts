@@ -11,6 +11,7 @@ const DENIAL_RULE: Readonly<Record<GovernorDenial, string>> = {
   'not-granted': 'not_granted',
   autonomy: 'autonomy',
   'data-classification': 'data_classification',
+  approval: 'approval',
 };
 
 /** The tool label of a call whose tool no one offers. */

@@ -26,6 +26,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
     storage: context.storage,
     engine: context.engine,
     access: context.access,
+    approvals: context.approvals,
     clock: context.clock,
     ids: context.ids,
     timers: realTimers,

@@ -5,13 +5,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { AuditLog } from '../platform/audit/index.js';
-import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, pageOf, principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
 import type { SharedSlots } from '../platform/rate-limit/index.js';
 import { openSseStream, type OpenStreams } from '../platform/sse/index.js';
 import { detailView, listView, runStatusUrl, submitView, workflowLocation } from './definition-views.js';
 import { streamCeilingReached } from './problems.js';
 import {
-  ApprovalListSchema,
   ApprovalParamsSchema,
   ApprovalRequestSchema,
   ApprovalResponseSchema,
@@ -213,29 +212,13 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     },
   );
 
-  app.get(
-    '/api/approvals',
-    {
-      config: { rateLimit: 'workflows-read' },
-      validatorCompiler: listValidatorCompiler,
-      schema: {
-        operationId: 'listApprovals',
-        summary: 'List the caller’s pending approvals across all their workflow runs, newest first.',
-        tags: TAGS,
-        querystring: PageQuerySchema,
-        response: { 200: ApprovalListSchema, ...problemResponses(400, 401, 403, 429) },
-      },
-    },
-    async (request) => service.runs.pendingApprovals(principalOf(request), pageOf(request.query)),
-  );
-
   app.post(
     '/api/workflows/:workflowId/runs/:jobId/approvals/:approvalId',
     {
       config: { rateLimit: 'workflows-write' },
       schema: {
         operationId: 'decideApproval',
-        summary: 'Answer a pending approval of a Blocked run (owner only); the run resumes under the same job id.',
+        summary: 'Answer a pending approval of a Blocked run (its owner; with Approvals:AllowSelfApproval false, 403); the run resumes under the same job id.',
         tags: TAGS,
         params: ApprovalParamsSchema,
         body: ApprovalRequestSchema,
@@ -245,9 +228,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     async (request) => {
       const { workflowId, jobId, approvalId } = request.params;
       const { decision, comment } = request.body;
-      const principal = principalOf(request);
-      await service.runs.decide(principal, { workflowId, jobId, approvalId }, decision, comment ?? null);
-      options.audit.approvalAnswered(principal.ownerId, { workflowId, jobId, approvalId }, decision, request.id);
+      await service.runs.decide(principalOf(request), { workflowId, jobId, approvalId }, decision, comment ?? null, request.id);
       return { approvalId, decision };
     },
   );

@@ -7,12 +7,13 @@ import type { WorkflowsConfig } from '../platform/config/types.js';
 import type { Storage } from '../platform/storage/index.js';
 import type { RunEngine } from '../runs/index.js';
 import type { AccessPolicy } from '../platform/access/index.js';
+import type { Approvals } from '../approvals/index.js';
 import { DefinitionStore } from './definition/definition-store.js';
 import { DefinitionService } from './definition-service.js';
 import type { Timers } from './engine/timers.js';
 import { WorkflowRunExecutor } from './runs/workflow-run-executor.js';
 import { WorkflowRunService } from './runs/workflow-run-service.js';
-import { WorkflowRunStore } from './runs/workflow-run-store.js';
+import { WorkflowRunStore, workflowRunKey } from './runs/workflow-run-store.js';
 import type { StepRunnerDependencies } from './steps/create-step-runners.js';
 import { workflowRunKind } from './runs/workflow-run-kind.js';
 
@@ -21,6 +22,7 @@ export interface WorkflowServiceDependencies {
   readonly storage: Storage;
   readonly engine: RunEngine;
   readonly access: AccessPolicy;
+  readonly approvals: Approvals;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly timers: Timers;
@@ -39,9 +41,12 @@ export interface WorkflowService {
 export function createWorkflowService(deps: WorkflowServiceDependencies): WorkflowService {
   const { config, clock, ids, storage, engine } = deps;
   const store = new DefinitionStore({ storage });
-  const runStore = new WorkflowRunStore({ storage, recordTtlMs: config.runRecordTtlMs });
-  const executor = new WorkflowRunExecutor({ runs: runStore, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
-  engine.register(workflowRunKind({ runs: runStore, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
+  const { approvals } = deps;
+  const runStore = new WorkflowRunStore({ storage, recordTtlMs: config.runRecordTtlMs, approvals: approvals.store });
+  const executor = new WorkflowRunExecutor({ runs: runStore, approvals, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
+  engine.register(workflowRunKind({ runs: runStore, approvals, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
+  // A decision made through any instance reaches the run wherever it executes.
+  approvals.onDecided('workflow', (approval, ownerId) => engine.notify(workflowRunKey({ ownerId }, approval.jobId), { type: 'approval-decided', approvalId: approval.approvalId }));
   const definitions = new DefinitionService({
     store,
     hasLiveRun: (owner, workflowId) => runStore.hasLiveRun(owner, workflowId),
@@ -57,6 +62,7 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
     runs: runStore,
     engine,
     access: deps.access,
+    approvals,
     clock,
     ids,
     logger: deps.logger,

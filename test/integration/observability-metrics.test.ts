@@ -171,8 +171,9 @@ describe('audit events in the JSON log', () => {
     );
   });
 
-  it('logs who answered an approval, and the archive guard that refused an upload', () => {
-    expect(events('approval.answered')).toEqual([expect.objectContaining({ owner: 'anonymous:dev', decision: 'Approve', reqId: 'approve-1', jobId: ids[4] })]);
+  it('logs the approval requested and who decided it, and the archive guard that refused an upload', () => {
+    expect(events('approval.requested')).toEqual([expect.objectContaining({ owner: 'anonymous:dev', kind: 'HumanGate', runKind: 'workflow', jobId: ids[4], reason: 'HumanGate', routedTo: [] })]);
+    expect(events('approval.decided')).toEqual([expect.objectContaining({ owner: 'anonymous:dev', by: 'anonymous:dev', decision: 'Approve', reqId: 'approve-1', jobId: ids[4] })]);
     expect(events('archive.refused')).toEqual([expect.objectContaining({ owner: 'anonymous:dev', guard: 'not-a-zip', reqId: 'upload-1' })]);
   });
 

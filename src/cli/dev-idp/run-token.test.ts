@@ -53,6 +53,7 @@ describe('portcullis token', () => {
       subjectId: 'alice',
       roles: ['Harness.Tools.Invoke', 'Reader'],
       anonymous: false,
+      displayName: null,
     });
     auth.close();
   });

@@ -33,19 +33,80 @@ export class EnvelopeResolvedLine extends FrameworkLogLine {
   }
 }
 
-/** `approval.answered`: a person decided a workflow gate. */
-export class ApprovalAnsweredLine extends FrameworkLogLine {
-  readonly event = 'approval.answered';
+/** Which approval a line is about: service-generated ids, the kind and the run's family. */
+export interface ApprovalRef {
+  readonly approvalId: string;
+  readonly kind: 'HumanGate' | 'ToolCall';
+  readonly runKind: 'bundle' | 'workflow';
+  readonly jobId: string;
+  /** The run's owner (the requester). */
+  readonly owner: string;
+}
+
+/** The fields every approval line carries: which approval, of which run, whose. */
+abstract class ApprovalLine extends FrameworkLogLine {
+  readonly approvalId: string;
+  readonly kind: string;
+  readonly runKind: string;
+  readonly jobId: string;
+  readonly owner: string;
+  constructor(ref: ApprovalRef) {
+    super();
+    ({ approvalId: this.approvalId, kind: this.kind, runKind: this.runKind, jobId: this.jobId, owner: this.owner } = ref);
+  }
+}
+
+/** `approval.requested`: a run waits for a person (a gate, or a supervised tool call). */
+export class ApprovalRequestedLine extends ApprovalLine {
+  readonly event = 'approval.requested';
   constructor(
-    /** Who answered: the owner id the authenticator derived (only the run's owner may answer). */
-    readonly owner: string,
-    readonly workflowId: string,
-    readonly jobId: string,
-    readonly approvalId: string,
+    ref: ApprovalRef,
+    /** The tool (a registry name) of a tool-call approval; null for a gate. */
+    readonly tool: string | null,
+    /** The rule that asked: HumanGate, Supervised ceiling or bundle require-approval. */
+    readonly reason: string,
+    /** Roles it is routed to besides its owner (configuration or the gate's). */
+    readonly routedTo: readonly string[],
+    readonly expiresAt: string | null,
+  ) {
+    super(ref);
+  }
+}
+
+/** `approval.decided`: a person decided; who, and how long it waited. */
+export class ApprovalDecidedLine extends ApprovalLine {
+  readonly event = 'approval.decided';
+  constructor(
+    ref: ApprovalRef,
+    /** The decider's owner id (the authenticator's). */
+    readonly by: string,
     readonly decision: 'Approve' | 'Reject',
+    readonly waitedMs: number,
     readonly reqId: string | null,
   ) {
-    super();
+    super(ref);
+  }
+}
+
+/** `approval.expired`: nobody decided in time; it counts as a rejection. */
+export class ApprovalExpiredLine extends ApprovalLine {
+  readonly event = 'approval.expired';
+  constructor(
+    ref: ApprovalRef,
+    readonly waitedMs: number,
+  ) {
+    super(ref);
+  }
+}
+
+/** `approval.escalated`: EscalateAfter passed undecided; now routed to the escalation roles too. */
+export class ApprovalEscalatedLine extends ApprovalLine {
+  readonly event = 'approval.escalated';
+  constructor(
+    ref: ApprovalRef,
+    readonly roles: readonly string[],
+  ) {
+    super(ref);
   }
 }
 

@@ -1,7 +1,16 @@
 // Writes the audit events (audit-lines.ts) to the service log at info, under one constant message
 // each, so `jq 'select(.event == "envelope.resolved")'` finds them in the JSON logs.
 import type { ResolvedEnvelope } from '../envelope/index.js';
-import { ApprovalAnsweredLine, ArchiveRefusedLine, EnvelopeResolvedLine, type AuditSurface } from './audit-lines.js';
+import {
+  ApprovalDecidedLine,
+  ApprovalEscalatedLine,
+  ApprovalExpiredLine,
+  ApprovalRequestedLine,
+  ArchiveRefusedLine,
+  EnvelopeResolvedLine,
+  type ApprovalRef,
+  type AuditSurface,
+} from './audit-lines.js';
 
 export interface AuditSink {
   info(line: object, message: string): void;
@@ -21,8 +30,20 @@ export class AuditLog {
     );
   }
 
-  approvalAnswered(owner: string, ids: { readonly workflowId: string; readonly jobId: string; readonly approvalId: string }, decision: 'Approve' | 'Reject', reqId: string | null = null): void {
-    this.#sink.info(new ApprovalAnsweredLine(owner, ids.workflowId, ids.jobId, ids.approvalId, decision, reqId), 'approval answered');
+  approvalRequested(ref: ApprovalRef, details: { readonly tool: string | null; readonly reason: string; readonly routedTo: readonly string[]; readonly expiresAt: string | null }): void {
+    this.#sink.info(new ApprovalRequestedLine(ref, details.tool, details.reason, details.routedTo, details.expiresAt), 'approval requested');
+  }
+
+  approvalDecided(ref: ApprovalRef, by: string, decision: 'Approve' | 'Reject', waitedMs: number, reqId: string | null = null): void {
+    this.#sink.info(new ApprovalDecidedLine(ref, by, decision, waitedMs, reqId), 'approval decided');
+  }
+
+  approvalExpired(ref: ApprovalRef, waitedMs: number): void {
+    this.#sink.info(new ApprovalExpiredLine(ref, waitedMs), 'approval expired');
+  }
+
+  approvalEscalated(ref: ApprovalRef, roles: readonly string[]): void {
+    this.#sink.info(new ApprovalEscalatedLine(ref, roles), 'approval escalated');
   }
 
   archiveRefused(owner: string, guard: string, reqId: string | null = null): void {

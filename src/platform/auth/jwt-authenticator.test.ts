@@ -86,6 +86,7 @@ describe('JWT authenticator with a valid token', () => {
       subjectId: 's-1',
       roles: ['Harness.Tools.Invoke', 'Reader'],
       anonymous: false,
+      displayName: 'Alice',
     });
   });
 

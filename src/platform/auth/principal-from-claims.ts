@@ -1,6 +1,7 @@
 // Turns a verified claim set into a Principal: owner id by fixed precedence with its claim family,
 // subject id for envelope lookup, and the role union. Does not verify anything itself.
 import { claimNames } from './claim-names.js';
+import { isStorableKey } from '../storage/storable-key.js';
 import type { Principal } from './principal.js';
 
 type OwnerFamily = 'oid' | 'sub' | 'name';
@@ -51,7 +52,20 @@ export function principalFromClaims(claims: Readonly<Record<string, unknown>>): 
       subjectId,
       roles: Object.freeze(readRoles(claims)),
       anonymous: false,
+      displayName: displayNameOf(claims),
     });
   }
   return null;
+}
+
+/** The longest display name kept, in code points (an approval's requestedBy and decidedBy repeat it). */
+const MAX_DISPLAY_NAME = 128;
+
+/** The `name` claim, else `preferred_username`: how approvals name people (DESIGN.md §13); null when neither is usable. */
+function displayNameOf(claims: Readonly<Record<string, unknown>>): string | null {
+  const value = usableString(claim(claims, claimNames.name)) ?? usableString(claim(claims, 'preferred_username'));
+  if (value === null) return null;
+  const kept = value.length > MAX_DISPLAY_NAME ? Array.from(value).slice(0, MAX_DISPLAY_NAME).join('') : value;
+  // Text the storage cannot keep (a NUL, an unpaired surrogate) names no one.
+  return isStorableKey(kept) ? kept : null;
 }

@@ -11,6 +11,8 @@ export interface Principal {
   /** Union of the role claims, exact and deduplicated. */
   readonly roles: readonly string[];
   readonly anonymous: boolean;
+  /** The `name` claim, else `preferred_username`, else null (absent: null): how approvals name people. */
+  readonly displayName?: string | null;
 }
 
 /** Every request in anonymous mode authenticates as this one principal (all callers share one owner). */

@@ -84,6 +84,7 @@ describe('ConfigFromKeys', () => {
       readonly allowedTools: readonly string[];
       readonly allowedMcpServers: readonly string[];
       readonly autonomyCeiling: 'Restricted' | 'Supervised' | 'Autonomous';
+      readonly autoApproveUpTo: 'None' | 'Trivial' | 'Low' | 'Medium' | 'High';
     }>();
     expectTypeOf<EnvelopesConfig['bySubject']>().toEqualTypeOf<Readonly<Record<string, EnvelopeGrantConfig>>>();
     expectTypeOf<AppConfig['rateLimits']>().toEqualTypeOf<{ readonly [Policy in RateLimitPolicy]: number }>();

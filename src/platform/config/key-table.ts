@@ -2,6 +2,7 @@
 // are the only place a key is declared; the rows keep their literal types, so types.ts computes the
 // configuration's type from this table.
 import type { KeyEntry } from './key-entry.js';
+import { approvalKeys } from './keys/approval-keys.js';
 import { authKeys } from './keys/auth-keys.js';
 import { bundleExecutionKeys } from './keys/bundle-execution-keys.js';
 import { chatModelKeys } from './keys/chat-model-keys.js';
@@ -29,6 +30,7 @@ export const keyTable = [
   ...chatModelKeys,
   ...discoveryKeys,
   ...workflowKeys,
+  ...approvalKeys,
   ...evaluationKeys,
   ...rateLimitKeys,
   ...httpKeys,

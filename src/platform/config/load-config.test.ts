@@ -38,7 +38,7 @@ async function inDirectory(files: Record<string, unknown>): Promise<string> {
 
 describe('loadConfig defaults', () => {
   it('fills every key from SPEC.md and DESIGN.md defaults', () => {
-    const grant = { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted' } as const;
+    const grant = { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted', autoApproveUpTo: 'None' } as const;
     const expected: AppConfig = {
       environment: 'Development',
       bundleExecution: {
@@ -112,6 +112,14 @@ describe('loadConfig defaults', () => {
         maxRunOutputBytes: 4_194_304,
         watcherBufferFrames: 256,
         runRecordTtlMs: 1_800_000,
+      },
+      approvals: {
+        enabled: false,
+        approverRoles: ['Harness.Approvals.Decide'],
+        allowSelfApproval: true,
+        defaultTimeoutMs: 86_400_000,
+        escalateAfterMs: null,
+        escalationRoles: [],
       },
       evaluation: {
         enabled: false,
@@ -313,7 +321,7 @@ describe('loadConfig keys', () => {
     });
     const { envelopes } = loaded({ cwd: dir }).bundleExecution;
     expect(Object.keys(envelopes.bySubject)).toEqual(['Alice-Id']);
-    expect(envelopes.bySubject['Alice-Id']).toEqual({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Autonomous' });
+    expect(envelopes.bySubject['Alice-Id']).toEqual({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None' });
     expect(Object.keys(envelopes.byRole)).toEqual(['Harness.Tools.Invoke']);
   });
 

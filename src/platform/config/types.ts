@@ -61,5 +61,6 @@ export type ChatModelConfig = AppConfig['chatModel'];
 export type ChatModelProvider = NonNullable<ChatModelConfig['provider']>;
 export type ToolsConfig = AppConfig['tools'];
 export type WorkflowsConfig = AppConfig['workflows'];
+export type ApprovalsConfig = AppConfig['approvals'];
 export type EvaluationConfig = AppConfig['evaluation'];
 export type StorageConfig = AppConfig['storage'];

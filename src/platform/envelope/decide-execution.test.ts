@@ -8,7 +8,7 @@ import type { ToolDecision } from './tool-decision.js';
 
 const envelopeAt = (autonomyCeiling: AutonomyTier) =>
   resolveEnvelope(
-    { default: { allowedTools: ['clock', 'mcp__s__*'], allowedMcpServers: ['s'], autonomyCeiling }, bySubject: {}, byRole: {} },
+    { default: { allowedTools: ['clock', 'mcp__s__*'], allowedMcpServers: ['s'], autonomyCeiling, autoApproveUpTo: 'None' as const }, bySubject: {}, byRole: {} },
     { subjectId: null, roles: [], anonymous: false },
   );
 
@@ -40,7 +40,7 @@ describe('decideExecution', () => {
   });
 
   it('takes the lowest ceiling of combined roles', () => {
-    const grant = (autonomyCeiling: AutonomyTier) => ({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling });
+    const grant = (autonomyCeiling: AutonomyTier) => ({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling, autoApproveUpTo: 'None' as const });
     const resolved = resolveEnvelope(
       { default: grant('Autonomous'), bySubject: {}, byRole: { A: grant('Autonomous'), B: grant('Supervised') } },
       { subjectId: null, roles: ['A', 'B'], anonymous: false },
@@ -48,10 +48,12 @@ describe('decideExecution', () => {
     expect(decideExecution(resolved, 'clock')).toMatchObject({ allowed: false, reason: 'autonomy-below-autonomous' });
   });
 
-  it('has no parameter that bypasses the ceiling', () => {
-    expect(decideExecution.length).toBe(2);
+  it('has no parameter that bypasses the ceiling: supervision only lets Supervised ask a person, never run unasked', () => {
+    expect(decideExecution.length).toBe(3);
     const loose = decideExecution as (...args: unknown[]) => ToolDecision;
     expect(loose(envelopeAt('Supervised'), 'clock', { autoApprove: true, bypass: true }, true)).toMatchObject({ allowed: false });
+    expect(decideExecution(envelopeAt('Restricted'), 'clock', { approvalsEnabled: true, riskTier: 'Trivial', requireApproval: null })).toMatchObject({ allowed: false });
+    expect(decideExecution(envelopeAt('Supervised'), 'clock', { approvalsEnabled: true, riskTier: 'Trivial' })).toMatchObject({ allowed: true, approval: 'Supervised ceiling' });
     expect(decideExecution(narrowEnvelope(envelopeAt('Restricted'), ['clock']), 'clock')).toMatchObject({ allowed: false });
   });
 
@@ -61,5 +63,29 @@ describe('decideExecution', () => {
     expect(() => {
       (decision as { allowed: boolean }).allowed = true;
     }).toThrow(TypeError);
+  });
+});
+
+describe('decideExecution with approvals on (DESIGN.md §13)', () => {
+  const on = (riskTier: string, requireApproval: readonly string[] | 'all' | null = null) => ({ approvalsEnabled: true, riskTier, requireApproval });
+  const supervised = (autoApproveUpTo: 'None' | 'Trivial' | 'Low' | 'Medium' | 'High') =>
+    resolveEnvelope({ default: { allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Supervised', autoApproveUpTo }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
+
+  it('asks a person under Supervised unless the tool is at or below AutoApproveUpTo; Critical always asks', () => {
+    expect(decideExecution(supervised('None'), 'clock', on('Trivial'))).toMatchObject({ allowed: true, approval: 'Supervised ceiling' });
+    expect(decideExecution(supervised('Trivial'), 'clock', on('Trivial'))).not.toHaveProperty('approval');
+    expect(decideExecution(supervised('Trivial'), 'clock', on('Low'))).toMatchObject({ approval: 'Supervised ceiling' });
+    expect(decideExecution(supervised('High'), 'clock', on('Critical'))).toMatchObject({ approval: 'Supervised ceiling' });
+    expect(decideExecution(supervised('High'), 'clock', on('Unheard-of'))).toMatchObject({ approval: 'Supervised ceiling' });
+  });
+
+  it('lets a bundle’s require-approval tighten, never widen', () => {
+    expect(decideExecution(envelopeAt('Autonomous'), 'clock', on('Trivial', ['clock']))).toMatchObject({ allowed: true, approval: 'bundle require-approval' });
+    expect(decideExecution(envelopeAt('Autonomous'), 'clock', on('Trivial', 'all'))).toMatchObject({ approval: 'bundle require-approval' });
+    expect(decideExecution(envelopeAt('Autonomous'), 'clock', on('Trivial', ['other']))).not.toHaveProperty('approval');
+    expect(decideExecution(supervised('High'), 'clock', on('Trivial', ['clock']))).toMatchObject({ approval: 'bundle require-approval' });
+    expect(decideExecution(envelopeAt('Restricted'), 'clock', on('Trivial', ['clock']))).toMatchObject({ allowed: false });
+    // With approvals off, require-approval changes nothing.
+    expect(decideExecution(envelopeAt('Autonomous'), 'clock', { approvalsEnabled: false, riskTier: 'Trivial', requireApproval: 'all' })).not.toHaveProperty('approval');
   });
 });

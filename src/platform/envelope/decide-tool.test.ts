@@ -4,7 +4,7 @@ import { resolveEnvelope } from './resolve-envelope.js';
 
 const envelopeOf = (allowedTools: string[], allowedMcpServers: string[] = []) =>
   resolveEnvelope(
-    { default: { allowedTools, allowedMcpServers, autonomyCeiling: 'Autonomous' }, bySubject: {}, byRole: {} },
+    { default: { allowedTools, allowedMcpServers, autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None' }, bySubject: {}, byRole: {} },
     { subjectId: null, roles: [], anonymous: false },
   );
 

@@ -9,6 +9,7 @@ const grant = (allowedTools: string[], allowedMcpServers: string[] = [], autonom
   allowedTools,
   allowedMcpServers,
   autonomyCeiling,
+  autoApproveUpTo: 'None',
 });
 const config: EnvelopesConfig = {
   default: grant(['clock']),

@@ -1,5 +1,6 @@
 // Least-privilege combination of several role grants: a tool or server survives only if every grant
 // allows it, and the ceiling is the lowest. Combining nothing is a programming error, not "grant all".
+import { minAutoApprove } from './auto-approve.js';
 import { minAutonomy } from './autonomy.js';
 import type { NormalizedGrant } from './normalize-grant.js';
 import { intersectToolPatterns } from './tool-pattern-set.js';
@@ -10,6 +11,7 @@ function intersectGrant(a: NormalizedGrant, b: NormalizedGrant): NormalizedGrant
     allowedTools: intersectToolPatterns(a.allowedTools, b.allowedTools),
     allowedMcpServers: a.allowedMcpServers.filter((s) => servers.has(s)),
     autonomyCeiling: minAutonomy(a.autonomyCeiling, b.autonomyCeiling),
+    autoApproveUpTo: minAutoApprove(a.autoApproveUpTo, b.autoApproveUpTo),
   };
 }
 

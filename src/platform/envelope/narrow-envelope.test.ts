@@ -5,7 +5,7 @@ import { narrowEnvelope } from './narrow-envelope.js';
 import { resolveEnvelope } from './resolve-envelope.js';
 
 const config: EnvelopesConfig = {
-  default: { allowedTools: ['clock', 'text', 'mcp__s__*', 'mcp__t__y'], allowedMcpServers: ['s', 't'], autonomyCeiling: 'Autonomous' },
+  default: { allowedTools: ['clock', 'text', 'mcp__s__*', 'mcp__t__y'], allowedMcpServers: ['s', 't'], autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None' },
   bySubject: {},
   byRole: {},
 };

@@ -9,6 +9,7 @@ const grant = (allowedTools: string[], allowedMcpServers: string[] = [], autonom
   allowedTools,
   allowedMcpServers,
   autonomyCeiling,
+  autoApproveUpTo: 'None',
 });
 const who = (subjectId: string | null, roles: string[] = [], anonymous = false): EnvelopeSubject => ({ subjectId, roles, anonymous });
 
@@ -91,7 +92,7 @@ describe('resolveEnvelope role combination', () => {
     { roles: ['Harness.A', 'Harness.B', 'Harness.C', 'Harness.Empty'], matched: ['Harness.A', 'Harness.B', 'Harness.C', 'Harness.Empty'], tools: [], servers: [], ceiling: 'Restricted' },
   ])('combines $roles to tools $tools, servers $servers, ceiling $ceiling', ({ roles, matched, tools, servers, ceiling }) => {
     const resolved = resolveEnvelope(config, who(null, roles));
-    expect(resolved).toEqual({ source: 'roles', matchedRoles: matched, allowedTools: tools, allowedMcpServers: servers, autonomyCeiling: ceiling });
+    expect(resolved).toEqual({ source: 'roles', matchedRoles: matched, allowedTools: tools, allowedMcpServers: servers, autonomyCeiling: ceiling, autoApproveUpTo: 'None' });
   });
 
   it('lets a role with empty lists zero the combination: nothing is allowed', () => {

@@ -18,6 +18,7 @@ function envelope(source: EnvelopeSource, matchedRoles: readonly string[], grant
     allowedTools: Object.freeze([...grant.allowedTools]),
     allowedMcpServers: Object.freeze([...grant.allowedMcpServers]),
     autonomyCeiling: grant.autonomyCeiling,
+    autoApproveUpTo: grant.autoApproveUpTo,
   });
 }
 

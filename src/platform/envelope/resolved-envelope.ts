@@ -1,5 +1,6 @@
 // The shape of a resolved capability envelope and of the caller it is resolved for. Types only; the
 // resolution rules live in resolve-envelope.ts.
+import type { AutoApproveTier } from './auto-approve.js';
 import type { AutonomyTier } from './autonomy.js';
 
 /** A Principal is structurally compatible. */
@@ -20,4 +21,6 @@ export interface ResolvedEnvelope {
   /** Lower-cased, deduplicated, sorted. */
   readonly allowedMcpServers: readonly string[];
   readonly autonomyCeiling: AutonomyTier;
+  /** Under Supervised with approvals on: risk tiers at or below this run without asking (absent: None). */
+  readonly autoApproveUpTo?: AutoApproveTier;
 }

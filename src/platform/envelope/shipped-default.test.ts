@@ -4,7 +4,7 @@ import { decideExecution, decideTool, explainTools, narrowEnvelope, resolveEnvel
 
 // The all-defaults configuration SPEC.md ships: Default grants no tools, no servers, ceiling Restricted.
 const shipped: EnvelopesConfig = {
-  default: { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted' },
+  default: { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted', autoApproveUpTo: 'None' },
   bySubject: {},
   byRole: {},
 };

@@ -16,6 +16,9 @@ export type ToolCallOutcome = 'succeeded' | 'failed' | 'denied' | 'refused' | 't
 
 const PREFIX = 'portcullis_';
 
+/** Seconds: a person answers in seconds to days. */
+const APPROVAL_WAIT_BUCKETS = [1, 5, 15, 60, 300, 900, 3600, 4 * 3600, 24 * 3600, 7 * 24 * 3600];
+
 export class ServiceMetrics {
   readonly enabled: boolean;
   readonly registry = new Registry();
@@ -39,6 +42,8 @@ export class ServiceMetrics {
   readonly redactions: TalliedCounterFamily;
   readonly evalVerdicts: CounterFamily;
   readonly evalCases: CounterFamily;
+  readonly approvalsPending: GaugeFamily;
+  readonly approvalWait: HistogramFamily;
 
   constructor(options: { readonly enabled: boolean }) {
     this.enabled = options.enabled;
@@ -71,6 +76,15 @@ export class ServiceMetrics {
     if (on) this.registry.registerMetric(this.redactions as unknown as Metric);
     this.evalVerdicts = counter('eval_runs_total', 'Eval runs that finished with a report, by verdict (Pass, Warn, Fail).', ['verdict']);
     this.evalCases = counter('eval_cases_total', 'Judged eval case executions, by outcome (passed, failed, warned, errored).', ['outcome']);
+    this.approvalsPending = gauge('approvals_pending', 'Approvals waiting for a person, on every instance (as this instance last counted them), by kind (HumanGate, ToolCall).', ['kind']);
+    this.approvalWait = new HistogramFamily(
+      `${PREFIX}approval_wait_seconds`,
+      'How long approvals waited until decided or expired, by kind and outcome (approved, rejected, expired).',
+      ['kind', 'outcome'],
+      on,
+      APPROVAL_WAIT_BUCKETS,
+    );
+    this.#add(this.approvalWait);
   }
 
   /** The exposition text (the service's families, then the Node process metrics) and its content type. */

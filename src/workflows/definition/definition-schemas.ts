@@ -45,6 +45,12 @@ export const stepConfigurationSchemas = {
           description: 'Positive TimeSpan such as 01:00:00; expiry counts as rejection.',
         }),
       ),
+      responseSchema: Type.Optional(
+        Type.Object({}, { additionalProperties: true, description: 'JSON Schema 2020-12 an Approve’s payload must meet (at most 16 KiB, no pattern keywords); the gate’s output carries the payload.' }),
+      ),
+      approverRoles: Type.Optional(
+        Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 32, description: 'Roles that decide this gate instead of Approvals:ApproverRoles.' }),
+      ),
     },
     strict,
   ),

@@ -1,6 +1,8 @@
 // Reads one step's `configuration` for its declared type: the discriminator must match the step
 // type, required fields must be present, and every field must have its documented shape.
+import { responseSchemaProblem } from '../../approvals/index.js';
 import { parseTimeSpan } from '../../platform/config/index.js';
+import { isStorableKey } from '../../platform/storage/index.js';
 import type { DiagnosticList } from './diagnostic.js';
 import { fieldsOf, stepConfigurationSchemas } from './definition-schemas.js';
 import { isObject, optionalInteger, optionalObject, optionalString, requiredString, unknownFields, type FieldSite } from './json-fields.js';
@@ -83,7 +85,31 @@ function humanGate(site: FieldSite, raw: JsonObject): StepConfiguration {
   if (timeout !== undefined && !((parseTimeSpan(timeout) ?? 0) > 0)) {
     site.diagnostics.add('invalid-field', `${site.label}: 'timeout' must be a positive TimeSpan such as 00:30:00.`, where(site));
   }
-  return { type: 'HumanGate', message, ...(timeout !== undefined ? { timeout } : {}) };
+  const responseSchema = optionalObject(site, raw, 'responseSchema');
+  if (responseSchema !== undefined) {
+    const problem = responseSchemaProblem(responseSchema);
+    if (problem !== null) site.diagnostics.add('invalid-field', `${site.label}: 'responseSchema' ${problem}.`, where(site));
+  }
+  const approverRoles = readApproverRoles(site, raw.approverRoles);
+  return {
+    type: 'HumanGate',
+    message,
+    ...(timeout !== undefined ? { timeout } : {}),
+    ...(responseSchema !== undefined ? { responseSchema } : {}),
+    ...(approverRoles !== undefined ? { approverRoles } : {}),
+  };
+}
+
+const MAX_APPROVER_ROLES = 32;
+
+function readApproverRoles(site: FieldSite, value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const valid = Array.isArray(value) && value.length <= MAX_APPROVER_ROLES && value.every((role) => typeof role === 'string' && role.trim() !== '' && role.length <= MAX_NAME && isStorableKey(role));
+  if (!valid) {
+    site.diagnostics.add('invalid-field', `${site.label}: 'approverRoles' must be a list of at most ${MAX_APPROVER_ROLES} role names.`, where(site));
+    return undefined;
+  }
+  return [...new Set(value as string[])];
 }
 
 function conditionalBranch(site: FieldSite, raw: JsonObject): StepConfiguration {

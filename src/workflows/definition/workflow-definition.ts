@@ -25,6 +25,10 @@ export interface HumanGateConfiguration {
   readonly message: string;
   /** The TimeSpan text as submitted; expiry counts as rejection. */
   readonly timeout?: string;
+  /** JSON Schema 2020-12 an Approve's payload must meet (DESIGN.md §13). */
+  readonly responseSchema?: JsonObject;
+  /** Roles that decide this gate instead of Approvals:ApproverRoles. */
+  readonly approverRoles?: string[];
 }
 
 export interface ConditionalBranchConfiguration {

@@ -8,7 +8,7 @@ import { executeWorkflow, type EngineOptions } from './execute-workflow.js';
 import type { GateKeeper, OpenGate } from './gate-keeper.js';
 import { ManualTimers } from './manual-timers.js';
 import { STEP_CANCELLED, STEP_STOPPED, STEP_UNEXPECTED } from './step-errors.js';
-import type { GateDecision, StepContext, StepOutcome, StepRunner, StepRunners } from './step-runner.js';
+import type { ApprovalRequest, GateDecision, StepContext, StepOutcome, StepRunner, StepRunners } from './step-runner.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
 
 interface Spec {
@@ -92,10 +92,12 @@ class Recorder implements ExecutionObserver {
 
 class Gates implements GateKeeper {
   readonly open_: Array<{ step: string; message: string; deadline: number | undefined; decide: (d: GateDecision) => void; expired: boolean }> = [];
-  async open(step: GraphStep, message: string, deadline: number | undefined): Promise<OpenGate> {
+  constructor(private readonly now: () => number) {}
+  async open(step: GraphStep, request: ApprovalRequest): Promise<OpenGate> {
     let decide!: (d: GateDecision) => void;
     const decided = new Promise<GateDecision>((resolve) => (decide = resolve));
-    const entry = { step: step.path, message, deadline, decide, expired: false };
+    const deadline = request.timeoutMs === undefined ? undefined : this.now() + request.timeoutMs;
+    const entry = { step: step.path, message: request.message, deadline, decide, expired: false };
     this.open_.push(entry);
     return {
       approvalId: `approval-${this.open_.length}`,
@@ -124,7 +126,7 @@ function setup(overrides: Partial<Record<StepType, StepRunner>> = {}, replay?: E
   const timers = new ManualTimers(clock);
   const script = new Script();
   const recorder = new Recorder();
-  const gates = new Gates();
+  const gates = new Gates(() => clock.now());
   const runnerErrors: unknown[] = [];
   const runners: StepRunners = {
     LlmCall: script.runner,

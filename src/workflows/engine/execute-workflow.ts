@@ -219,7 +219,7 @@ class GraphExecution {
     const signal = this.#controller.signal;
     if (signal.aborted) throw abortReason(signal);
     const { clock, timers, gates, observer } = this.#options;
-    const gate = await gates.open(step, request.message, request.timeoutMs === undefined ? undefined : clock.now() + request.timeoutMs);
+    const gate = await gates.open(step, request);
     if (signal.aborted) throw abortReason(signal);
     const deadline = gate.deadline;
     this.#activity.running -= 1;

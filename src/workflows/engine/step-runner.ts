@@ -14,12 +14,32 @@ export interface GateDecision {
   readonly comment: string | null;
   /** True when the gate's timeout expired (which counts as a rejection). */
   readonly timedOut: boolean;
+  /** The typed answer an Approve carried (a gate with a responseSchema). */
+  readonly payload?: unknown;
+  /** Who decided (name claim, else owner id); absent on a timeout. */
+  readonly decidedBy?: string;
+}
+
+/** A tool call that waits for a person (a ToolUse step under Supervised). */
+export interface ToolCallApproval {
+  readonly tool: string;
+  readonly operation: string;
+  /** The call's parameters as redacted JSON text, or null when withheld. */
+  readonly arguments: string | null;
+  readonly riskTier: string;
+  readonly reason: 'Supervised ceiling' | 'bundle require-approval';
 }
 
 export interface ApprovalRequest {
   readonly message: string;
-  /** Milliseconds until the request expires as a rejection; undefined waits indefinitely. */
+  /** Milliseconds until the request expires as a rejection; undefined: the approval contract's default. */
   readonly timeoutMs: number | undefined;
+  /** A gate's typed answer (JSON Schema 2020-12). */
+  readonly responseSchema?: Readonly<Record<string, unknown>>;
+  /** A gate's own approver roles (instead of Approvals:ApproverRoles). */
+  readonly approverRoles?: readonly string[];
+  /** Set when a tool call waits, not a gate. */
+  readonly toolCall?: ToolCallApproval;
 }
 
 export type GraphOutcome =

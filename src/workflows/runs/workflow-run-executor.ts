@@ -4,6 +4,7 @@
 // the run engine). Returns the graph's outcome with the run as last recorded; how the run ends is
 // written by its run kind's settle (workflow-run-kind.ts). When the host drains it finishes the steps
 // in flight, starts none, and returns INTERRUPTED: another instance resumes it from there.
+import type { Approvals } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Logger } from '../../platform/log/index.js';
 import { INTERRUPTED, type Interrupted, type LiveRun } from '../../runs/index.js';
@@ -28,6 +29,7 @@ export type WorkflowOutcome =
 export interface WorkflowRunExecutorDependencies {
   readonly runs: WorkflowRunStore;
   readonly clock: Clock;
+  readonly approvals: Approvals;
   readonly ids: IdGenerator;
   readonly timers: Timers;
   readonly steps: StepRunnerDependencies;
@@ -51,7 +53,7 @@ export class WorkflowRunExecutor {
     const plan = await runs.plan(owner, jobId);
     if (plan === undefined) return { type: 'no-plan' };
     const steps = await runs.steps(live.key);
-    const desk = new ApprovalDesk({ runs, owner, run: data, ids: this.#deps.ids, clock, existing: await runs.approvals(owner, jobId), owned: (write) => live.whileOwned(write) });
+    const desk = new ApprovalDesk({ approvals: this.#deps.approvals, owner, run: data, ids: this.#deps.ids, clock, existing: await runs.approvals(owner, jobId), owned: (write) => live.whileOwned(write) });
     live.onMessage((message) => {
       if (message.type === 'approval-decided') void desk.refresh().catch((err: unknown) => logger.warn({ err, jobId }, 'reading a decided approval failed'));
     });

@@ -5,6 +5,7 @@
 // instance died (at-least-once for the step that was running), and ends as settle writes it: the
 // pending approvals withdrawn, then the final status with its FINISHED event, then its plan and
 // approvals expiring with it.
+import type { Approvals } from '../../approvals/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import type { Logger } from '../../platform/log/index.js';
 import type { RunEnding, RunKind, SettlingRun } from '../../runs/index.js';
@@ -20,6 +21,7 @@ export const RUN_UNHANDLED = 'workflow_run.unhandled_exception';
 
 export function workflowRunKind(options: {
   readonly runs: WorkflowRunStore;
+  readonly approvals: Approvals;
   readonly executor: WorkflowRunExecutor;
   readonly maxConcurrent: number;
   readonly clock: Clock;
@@ -40,7 +42,7 @@ export function workflowRunKind(options: {
     execute: (run) => options.executor.execute(run),
     settle: async (run, ending) => {
       const { status, error, data, pending } = finalOf(run, ending);
-      const withdrawn = await withdrawPending(runs, run.key, pending ?? (await runs.approvals(run.key, run.key.id)), run.now);
+      const withdrawn = await withdrawPending(options.approvals, run.key, pending ?? (await runs.approvals(run.key, run.key.id)));
       const final: WorkflowRunData = { ...data, status, error, completedAt: run.now, parkedSeq: null, withdrawnApprovals: withdrawn };
       const event: RunEvent = { type: 'FINISHED', status, ...(error !== null ? { error } : {}) };
       const committed = await run.commit({ events: [event], record: { patch: runs.finalPatch(final, run.now) } });

@@ -3,7 +3,9 @@
 // engine), poll, list, cancel per SPEC.md's table, answer approvals, watch, sweep. Every operation works
 // from any instance: state is read from the storage, cancels and decisions reach the executing
 // instance through the engine's typed messages.
+import type { Approvals } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
+import { ProblemError } from '../../platform/problems/index.js';
 import type { AccessPolicy } from '../../platform/access/index.js';
 import type { Principal } from '../../platform/auth/index.js';
 import type { Logger } from '../../platform/log/index.js';
@@ -23,7 +25,6 @@ import {
   workflowHasLiveRun,
   workflowNotFound,
 } from '../problems.js';
-import { decided, expireDue } from './approval-desk.js';
 import { checkRunSize } from '../steps/check-run-size.js';
 import type { StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { loadSubPlans } from './load-sub-plans.js';
@@ -31,7 +32,6 @@ import { projectRun, type RunProjection } from './run-projection.js';
 import { isFinal, type RunStatus } from './run-status.js';
 import { LIVE_STATES, workflowRunKey, type WorkflowRunStore, type RunView } from './workflow-run-store.js';
 import type { ApprovalData, WorkflowRunData } from './workflow-run.js';
-import { isoInstant } from '../../platform/clock/index.js';
 
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
@@ -41,6 +41,7 @@ export interface WorkflowRunServiceDependencies {
   readonly runs: WorkflowRunStore;
   readonly engine: RunEngine;
   readonly access: AccessPolicy;
+  readonly approvals: Approvals;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -54,15 +55,6 @@ export interface CancelResult {
   readonly withdrawnApprovals: number;
 }
 
-export interface PendingApproval {
-  readonly approvalId: string;
-  readonly workflowId: string;
-  readonly jobId: string;
-  readonly stepName: string;
-  readonly message: string;
-  readonly createdAt: string;
-  readonly expiresAt: string | null;
-}
 
 
 export class WorkflowRunService {
@@ -98,6 +90,7 @@ export class WorkflowRunService {
       usage: { inputTokens: 0, outputTokens: 0 },
       parkedSeq: null,
       withdrawnApprovals: null,
+      requestedBy: starter.displayName ?? null,
     };
     const outcome = await this.#deps.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#deps.maxActiveRunsPerOwner, engine.lease());
     if (outcome === 'scope-busy') throw workflowHasLiveRun();
@@ -111,9 +104,8 @@ export class WorkflowRunService {
     const view = await this.#deps.runs.view(owner, jobId);
     if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
     if (!isFinal(view.record.data.status)) {
-      const approvals = await this.#deps.runs.approvals(owner, jobId);
-      const expired = await expireDue(this.#deps.runs, owner, approvals, this.#deps.clock.now());
-      for (const approvalId of expired) await this.#deps.engine.notify(workflowRunKey(owner, jobId), { type: 'approval-decided', approvalId });
+      // Expiring tells the run (the approval contract's hook), wherever it executes.
+      await this.#deps.approvals.expireDue(await this.#deps.runs.approvals(owner, jobId), owner.ownerId);
     }
     return view;
   }
@@ -133,26 +125,6 @@ export class WorkflowRunService {
       page.records.map(async (record) => projectRun({ record, steps: await this.#deps.runs.steps(workflowRunKey(owner, record.id)) }, await this.#pending(owner, record.data))),
     );
     return { runs, nextCursor: page.nextCursor };
-  }
-
-  /** The caller's pending approvals across all their runs, newest first. */
-  async pendingApprovals(owner: Owner, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ approvals: PendingApproval[]; nextCursor: string | null }> {
-    const found = await this.#deps.runs.pendingApprovals(owner, page);
-    const now = this.#deps.clock.now();
-    return {
-      approvals: found.approvals
-        .filter((a) => a.deadline === null || a.deadline > now)
-        .map((a) => ({
-          approvalId: a.approvalId,
-          workflowId: a.workflowId,
-          jobId: a.jobId,
-          stepName: a.stepName,
-          message: a.message,
-          createdAt: isoInstant(a.createdAt),
-          expiresAt: a.deadline === null ? null : isoInstant(a.deadline),
-        })),
-      nextCursor: found.nextCursor,
-    };
   }
 
   async cancel(owner: Owner, workflowId: string, jobId: string): Promise<CancelResult> {
@@ -180,22 +152,30 @@ export class WorkflowRunService {
     return { stopped: false, withdrawnApprovals: pending };
   }
 
+  /**
+   * §6's route: a pending approval of this run, decided through the approval contract (the same
+   * separation of duties, audit and wake-up); any answer once the run stopped or the approval was
+   * decided is a 409, as it always was.
+   */
   async decide(
-    owner: Owner,
+    principal: Principal,
     ids: { readonly workflowId: string; readonly jobId: string; readonly approvalId: string },
     decision: 'Approve' | 'Reject',
     comment: string | null,
+    requestId: string | null = null,
   ): Promise<void> {
-    const view = await this.view(owner, ids.workflowId, ids.jobId);
-    const approval = await this.#deps.runs.approval(owner, ids.approvalId);
-    if (approval === undefined || approval.jobId !== ids.jobId) throw approvalNotFound();
+    const view = await this.view(principal, ids.workflowId, ids.jobId);
     const run = view.record.data;
-    if (run.cancelRequested || isFinal(run.status) || approval.state !== 'Pending') throw approvalAlreadyAnswered();
-    if (!(await this.#deps.runs.settleApproval(owner, decided(approval, decision, comment, owner.ownerId, this.#deps.clock.now())))) {
-      throw approvalAlreadyAnswered();
+    const within = (approval: ApprovalData): boolean => approval.jobId === ids.jobId && approval.workflowId === ids.workflowId;
+    const approval = await this.#deps.runs.approval(principal, ids.approvalId);
+    if (approval === undefined || !within(approval)) throw approvalNotFound();
+    if (run.cancelRequested || isFinal(run.status)) throw approvalAlreadyAnswered();
+    try {
+      await this.#deps.approvals.decide(principal, ids.approvalId, { decision, comment }, { requestId, within, strict: true });
+    } catch (error) {
+      if (error instanceof ProblemError && error.code === 'conflict') throw approvalAlreadyAnswered();
+      throw error;
     }
-    await this.#deps.engine.notify(workflowRunKey(owner, ids.jobId), { type: 'approval-decided', approvalId: ids.approvalId });
-    this.#deps.logger.info({ jobId: ids.jobId, approvalId: ids.approvalId, decision }, 'workflow approval decided');
   }
 
   sweep(): Promise<number> {

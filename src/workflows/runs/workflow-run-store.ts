@@ -1,13 +1,13 @@
 // Workflow runs, their step items, approvals and plans in the storage port, owned by the starting
 // caller (foreign ≡ unknown by construction). A live run holds its lease and its workflow (one live run
 // per workflow, MaxActiveRunsPerOwner per owner: both checked atomically with the insert); a final run,
-// its approvals and its plan stay for RunRecordTtl, then are swept.
+// its approvals and its plan stay for RunRecordTtl, then are swept (approvals by their own sweep).
 import type { Owner } from '../../platform/ownership/index.js';
 import type { CommitResult, InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
-import type { ApprovalData, RunEvent, RunPlan, StepState, WorkflowRunData } from './workflow-run.js';
+import type { ApprovalData, ApprovalStore } from '../../approvals/index.js';
+import type { RunEvent, RunPlan, StepState, WorkflowRunData } from './workflow-run.js';
 
 export const RUN_COLLECTION = 'workflow-run';
-export const APPROVAL_COLLECTION = 'workflow-approval';
 const PLAN_COLLECTION = 'workflow-run-plan';
 export const LIVE_STATES: readonly string[] = ['Queued', 'Running', 'Blocked'];
 
@@ -23,10 +23,12 @@ export interface RunView {
 export class WorkflowRunStore {
   readonly #storage: Storage;
   readonly #recordTtlMs: number;
+  readonly #approvals: ApprovalStore;
 
-  constructor(options: { readonly storage: Storage; readonly recordTtlMs: number }) {
+  constructor(options: { readonly storage: Storage; readonly recordTtlMs: number; readonly approvals: ApprovalStore }) {
     this.#storage = options.storage;
     this.#recordTtlMs = options.recordTtlMs;
+    this.#approvals = options.approvals;
   }
 
   get recordTtlMs(): number {
@@ -119,63 +121,21 @@ export class WorkflowRunStore {
     const expiresAt = now + this.#recordTtlMs;
     const owner = { ownerId: run.ownerId };
     await this.#storage.records.update({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId }, { expiresAt });
-    for (const approval of await this.approvals(owner, run.jobId)) {
-      await this.#storage.records.update({ collection: APPROVAL_COLLECTION, ownerId: run.ownerId, id: approval.approvalId }, { expiresAt });
-    }
+    await this.#approvals.expireRun(owner, run.jobId, expiresAt);
   }
 
-  // Approvals.
+  // Approvals (kept by the approval contract, src/approvals).
 
-  async approvals(owner: Owner, jobId: string): Promise<ApprovalData[]> {
-    const found: ApprovalData[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { records: StoredRecord<ApprovalData>[]; nextCursor: string | null } = await this.#storage.records.list<ApprovalData>(
-        APPROVAL_COLLECTION,
-        owner.ownerId,
-        { scope: jobId, limit: 200, cursor },
-      );
-      found.push(...page.records.map((record) => record.data));
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    return found.sort((a, b) => a.createdAt - b.createdAt || (a.approvalId < b.approvalId ? -1 : 1));
+  approvals(owner: Owner, jobId: string): Promise<ApprovalData[]> {
+    return this.#approvals.forRun(owner, jobId);
   }
 
-  async approval(owner: Owner, approvalId: string): Promise<ApprovalData | undefined> {
-    return (await this.#storage.records.get<ApprovalData>({ collection: APPROVAL_COLLECTION, ownerId: owner.ownerId, id: approvalId }))?.data;
-  }
-
-  /** The caller's pending approvals across all runs, newest first. */
-  async pendingApprovals(owner: Owner, page: { readonly limit: number; readonly cursor: string | null }): Promise<{ approvals: ApprovalData[]; nextCursor: string | null }> {
-    const found = await this.#storage.records.list<ApprovalData>(APPROVAL_COLLECTION, owner.ownerId, { ...page, states: ['Pending'] });
-    return { approvals: found.records.map((record) => record.data), nextCursor: found.nextCursor };
-  }
-
-  async openApproval(owner: Owner, approval: ApprovalData): Promise<void> {
-    await this.#storage.records.insert<ApprovalData>({
-      collection: APPROVAL_COLLECTION,
-      ownerId: owner.ownerId,
-      id: approval.approvalId,
-      scope: approval.jobId,
-      state: approval.state,
-      createdAt: approval.createdAt,
-      data: approval,
-    });
-  }
-
-  /** Moves a still-Pending approval to its decided state; false when it was no longer Pending. */
-  async settleApproval(owner: Owner, next: ApprovalData): Promise<boolean> {
-    const updated = await this.#storage.records.update<ApprovalData>(
-      { collection: APPROVAL_COLLECTION, ownerId: owner.ownerId, id: next.approvalId },
-      { state: next.state, data: next },
-      { states: ['Pending'] },
-    );
-    return updated !== undefined;
+  approval(owner: Owner, approvalId: string): Promise<ApprovalData | undefined> {
+    return this.#approvals.get(owner, approvalId);
   }
 
   async sweep(): Promise<number> {
     const runs = await this.#storage.records.sweep(RUN_COLLECTION);
-    await this.#storage.records.sweep(APPROVAL_COLLECTION);
     await this.#storage.records.sweep(PLAN_COLLECTION);
     return runs.length;
   }

@@ -1,7 +1,7 @@
 // A workflow run as the storage keeps it, all plain data: the run record (who started it and under
 // which envelope — never projected —, status, timestamps, the expanded step list), one item per step
 // with its state and output (each a checkpoint: a step that Succeeded is never run again, even after a
-// takeover), one record per approval, and the plan (the workflow and the sub-plans snapshotted at start,
+// takeover), its approvals (src/approvals), and the plan (the workflow and the sub-plans snapshotted at start,
 // kept apart because only an executing instance reads it). Live objects never go in.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { JsonObject, StepType, StoredWorkflow } from '../definition/workflow-definition.js';
@@ -35,6 +35,8 @@ export interface WorkflowRunData {
   readonly parkedSeq: number | null;
   /** How many pending approvals were withdrawn when the run stopped; null while live. */
   readonly withdrawnApprovals: number | null;
+  /** The starter's name or preferred_username claim (approvals say who asked); absent on older runs. */
+  readonly requestedBy?: string | null;
 }
 
 /** One step's state: the run's checkpoint for that step. */
@@ -62,28 +64,7 @@ export const PENDING_STEP: StepState = Object.freeze({
   usage: null,
 });
 
-export type ApprovalState = 'Pending' | 'Approved' | 'Rejected' | 'TimedOut' | 'Withdrawn';
-
-/** One approval request of a HumanGate step and, once answered, its decision. */
-export interface ApprovalData {
-  readonly approvalId: string;
-  readonly workflowId: string;
-  readonly jobId: string;
-  readonly stepId: string;
-  /** The gate step's path in the run's step list. */
-  readonly stepName: string;
-  /** Redacted. */
-  readonly message: string;
-  readonly createdAt: number;
-  /** Epoch milliseconds at which it expires as a rejection; null for no timeout. */
-  readonly deadline: number | null;
-  readonly state: ApprovalState;
-  /** Owner id of whoever decided; null while pending, on timeout and on withdrawal. */
-  readonly decidedBy: string | null;
-  readonly decidedAt: number | null;
-  readonly decision: 'Approve' | 'Reject' | null;
-  readonly comment: string | null;
-}
+export type { ApprovalData, ApprovalState } from '../../approvals/index.js';
 
 /** What an executing instance needs to rebuild the graph anywhere, whatever was deleted since. */
 export interface RunPlan {

@@ -1,5 +1,7 @@
 // HumanGate: parks the step until its approval is decided. Approve succeeds with `{ decision,
-// comment }`; Reject, or the timeout expiring (which counts as a rejection), fails the step.
+// comment }` (a gate with a responseSchema: `{ decision, comment, payload }`, the payload the decision
+// carried, null on a rejection); Reject, or the timeout expiring (which counts as a rejection), fails
+// the step. The gate's own approverRoles and responseSchema go with its approval (DESIGN.md §13).
 import { parseTimeSpan } from '../../platform/config/index.js';
 import { renderText } from '../definition/render-template.js';
 import type { HumanGateConfiguration } from '../definition/workflow-definition.js';
@@ -14,8 +16,17 @@ export function createHumanGateRunner(limits: Pick<StepLimits, 'maxRenderedTempl
     const timeoutMs = configuration.timeout === undefined ? undefined : (parseTimeSpan(configuration.timeout) ?? undefined);
     const message = renderText(configuration.message, templateScope(context), limits.maxRenderedTemplateBytes);
     if (message === undefined) return { ok: false, error: templateTooLarge(limits.maxRenderedTemplateBytes) };
-    const decision = await context.awaitApproval({ message, timeoutMs });
-    const output = { decision: decision.decision, comment: decision.comment };
+    const { responseSchema, approverRoles } = configuration;
+    const decision = await context.awaitApproval({
+      message,
+      timeoutMs,
+      ...(responseSchema === undefined ? {} : { responseSchema }),
+      ...(approverRoles === undefined ? {} : { approverRoles }),
+    });
+    const output =
+      responseSchema === undefined
+        ? { decision: decision.decision, comment: decision.comment }
+        : { decision: decision.decision, comment: decision.comment, payload: decision.payload ?? null };
     if (decision.decision === 'Approve') return { ok: true, output };
     return { ok: false, error: decision.timedOut ? APPROVAL_TIMED_OUT : APPROVAL_REJECTED, output };
   };

@@ -1,13 +1,16 @@
 // ToolUse: one operation of one tool as one governed call (surface `workflow`), under the envelope
-// captured when the run started. Not granted, refused by governance (anything below Autonomous), an
-// undeclared operation or parameters that break its schema, or a failure the tool reports: the step
-// fails. Output is the tool's output, parsed as JSON when it parses.
+// captured when the run started. Not granted, refused by governance, an undeclared operation or
+// parameters that break its schema, or a failure the tool reports: the step fails. A call a person must
+// approve (DESIGN.md §13: Supervised with approvals on) parks the step like a gate — the run is
+// Blocked, the step Waiting — until it is decided: approve runs the tool, reject or expiry fails the
+// step with `Tool call rejected by an approver.`. Output is the tool's output, parsed as JSON when it parses.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { redactThenTruncate } from '../../platform/redaction/index.js';
-import type { GovernedCallOutcome, GovernedCalls } from '../../tools/index.js';
+import { redactText } from '../../platform/redaction/index.js';
+import { TOOL_CALL_REJECTED, type GovernedCallOutcome, type GovernedCalls, type Supervisor } from '../../tools/index.js';
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
-import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
+import type { StepContext, StepOutcome, StepRunner } from '../engine/step-runner.js';
 import { MAX_TOOL_ERROR_BYTES, stepOutputTooLarge, TOOL_DENIED, templateTooLarge } from './step-failures.js';
 import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
@@ -29,17 +32,43 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     if (parameters === undefined) return Promise.resolve({ ok: false, error: templateTooLarge(maxRenderedTemplateBytes) });
     const input = { operation: configuration.operation, parameters };
     return deps.calls
-      .call({ surface: 'workflow', ownerId: deps.ownerId, envelope: deps.envelope, toolName: configuration.tool, input: () => input, signal: context.signal })
+      .call({ surface: 'workflow', ownerId: deps.ownerId, envelope: deps.envelope, toolName: configuration.tool, input: () => input, signal: context.signal, supervisor: supervisorOf(context) })
       .then((outcome) => stepOutcome(outcome, maxStepOutputBytes));
   };
 }
 
+/** The largest argument text an approval shows; larger is withheld (null). */
+const MAX_ARGUMENTS_BYTES = 65_536;
+
+/** A person decides through the step's approval, exactly like a gate's. */
+function supervisorOf(context: StepContext): Supervisor {
+  return {
+    ask: async (ask) => {
+      const name = ask.tool.descriptor.name;
+      const text = redactText(JSON.stringify(ask.parameters));
+      const decision = await context.awaitApproval({
+        message: `The step '${context.step.path}' asks to call ${name} (${ask.operation}).`,
+        timeoutMs: undefined,
+        toolCall: {
+          tool: name,
+          operation: ask.operation,
+          arguments: Buffer.byteLength(text, 'utf8') > MAX_ARGUMENTS_BYTES ? null : text,
+          riskTier: ask.tool.descriptor.riskTier,
+          reason: ask.rule,
+        },
+      });
+      return decision.decision === 'Approve' ? { approved: true, by: decision.decidedBy ?? 'an approver' } : { approved: false, expired: decision.timedOut };
+    },
+  };
+}
+
 const DENIED: StepOutcome = { ok: false, error: TOOL_DENIED };
+const REJECTED: StepOutcome = { ok: false, error: TOOL_CALL_REJECTED };
 
 function stepOutcome(outcome: GovernedCallOutcome, maxStepOutputBytes: number): StepOutcome {
   switch (outcome.status) {
     case 'denied':
-      return DENIED;
+      return outcome.denial === 'approval' && outcome.reason === TOOL_CALL_REJECTED ? REJECTED : DENIED;
     case 'refused':
       return outcome.refusal.kind === 'undeclared-operation'
         ? { ok: false, error: 'The tool does not declare this operation.' }

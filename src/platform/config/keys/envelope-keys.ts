@@ -3,7 +3,8 @@
 // omits AutonomyCeiling is Restricted.
 import { autonomyCeilingCodec } from '../codecs/autonomy-ceiling-codec.js';
 import { listCodec } from '../codecs/list-codec.js';
-import { nameCodec } from '../codecs/text-codecs.js';
+import { enumCodec, nameCodec } from '../codecs/text-codecs.js';
+import { autoApproveTiers } from '../../envelope/auto-approve.js';
 import { defineKeys } from '../define-keys.js';
 
 function grantKeys<Prefix extends string>(prefix: Prefix, whose: string) {
@@ -25,6 +26,12 @@ function grantKeys<Prefix extends string>(prefix: Prefix, whose: string) {
       codec: autonomyCeilingCodec,
       default: 'Restricted',
       meaning: `Highest autonomy tier for ${whose}; an unknown name degrades to Restricted, numbers and comma lists are refused.`,
+    },
+    {
+      key: `${prefix}:AutoApproveUpTo`,
+      codec: enumCodec(autoApproveTiers),
+      default: 'None',
+      meaning: `Under Supervised with approvals on: granted tools of ${whose} whose riskTier is at or below this run without asking (roles combine to the lowest).`,
     },
   ]);
 }
