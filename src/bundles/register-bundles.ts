@@ -18,6 +18,7 @@ import { HandleStore } from './handles/handle-store.js';
 import { StagingLeases } from './handles/staging-leases.js';
 import { registerBundleRoutes } from './routes.js';
 import { BundleRunExecutor } from './runs/bundle-run-executor.js';
+import { BundleRunResumer } from './runs/bundle-run-resumer.js';
 import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
 import { BundleRunStore } from './runs/bundle-run-store.js';
@@ -69,12 +70,17 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     log,
   });
   context.delegateTask.bind(runtime.delegate);
+  // Runs that wait for a person park (DESIGN.md §13) and are resumed wherever the decision lands.
+  const resumer = new BundleRunResumer({ storage, engine, approvals: context.approvals });
+  context.approvals.onDecided('bundle', (approval, ownerId) => resumer.decided(approval, ownerId));
   engine.register(
     bundleRunKind({
-      executor: new BundleRunExecutor({ handles, conversations, runtime }),
+      executor: new BundleRunExecutor({ handles, conversations, runtime, approvals: context.approvals, ids, clock, frameCeilingBytes: bundles.streamFrameCeilingBytes }),
       maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
       runRecordTtlMs: bundles.runRecordTtlMs,
       log,
+      parked: (run) => resumer.parked(run),
+      withdraw: (run) => resumer.withdraw(run),
     }),
   );
   const runService = new BundleRunService({
@@ -82,6 +88,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     clock,
     ids,
     access: context.access,
+    approvals: context.approvals,
     handles,
     runs,
     conversations,

@@ -218,7 +218,8 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           description:
             'For stock AG-UI clients (`HttpAgent`). The same run as `stream: true` followed by its stream: RUN_STARTED carries the ' +
             'client’s threadId and the service’s job id as runId; the run is pollable afterwards at /api/bundles/{handle}/runs/{runId}. ' +
-            'Closing the connection cancels the run.',
+            'Closing the connection cancels the run. A run that waits for a person ends its stream with RUN_FINISHED carrying the ' +
+            'AG-UI interrupt outcome; a following RunAgentInput with `resume` decides it (when the caller may) and streams the continuation.',
           tags: TAGS,
           params: HandleParamsSchema,
           body: RunAgentInputSchema,
@@ -230,7 +231,11 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       async (request, reply) => {
-        const { stream } = await runs.runAgui(principalOf(request), request.params.handle, aguiTurn(request.body), request.id);
+        const { resume } = request.body;
+        const { stream } =
+          resume !== undefined && resume.length > 0
+            ? await runs.resumeAgui(principalOf(request), request.params.handle, request.body.threadId, resume, request.id)
+            : await runs.runAgui(principalOf(request), request.params.handle, aguiTurn(request.body), request.id);
         reply.hijack();
         await streams.serve((finish) => pumpFrames(reply.raw, stream, finish, request.log, options.heartbeatMs));
       },

@@ -89,6 +89,19 @@ export const BundleRunResponseSchema = Type.Object(
     completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Null until terminal.' }),
     result: Type.Union([BundleRunOutcomeResponseSchema, Type.Null()], { description: 'Present once Succeeded.' }),
     usage: Type.Optional(RunUsageSchema),
+    pendingApprovals: Type.Optional(
+      Type.Array(
+        Type.Object({
+          approvalId: Type.String(),
+          toolCallId: Type.String(),
+          tool: Type.String(),
+          operation: Type.String(),
+          createdAt: Type.String({ format: 'date-time' }),
+          expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        }),
+        { description: 'Present while a Running run waits for a person’s decision on a tool call (DESIGN §13); decide through /api/approvals.' },
+      ),
+    ),
   },
   { $id: 'BundleRunResponse' },
 );
@@ -167,7 +180,33 @@ export const RunAgentInputSchema = Type.Object(
     tools: Type.Optional(Type.Array(Type.Unknown(), { description: 'Not used: the bundle’s allowed tools within the caller’s envelope apply.' })),
     context: Type.Optional(Type.Array(Type.Unknown(), { description: 'Not used.' })),
     forwardedProps: Type.Optional(Type.Unknown({ description: 'Not used.' })),
-    resume: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 0, description: 'The service raises no interrupts, so there is nothing to resume.' })),
+    resume: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            interruptId: Type.String({ description: 'The interrupt’s id: the approval’s approvalId (RUN_FINISHED outcome.interrupts[].id).' }),
+            status: Type.Enum(['resolved', 'cancelled'], { description: '`resolved` answers the interrupt (payload.decision, default Approve); `cancelled` rejects it.' }),
+            payload: Type.Optional(
+              Type.Object(
+                {
+                  decision: Type.Optional(Type.Enum(['Approve', 'Reject'])),
+                  comment: Type.Optional(Type.String({ maxLength: 4000 })),
+                  payload: Type.Optional(Type.Unknown()),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            metadata: Type.Optional(Type.Unknown({ description: 'Not used.' })),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 16,
+          description:
+            'Answers interrupts of one run under this handle (DESIGN §13): each is decided when the caller may and it is still open, then the run’s continuation is streamed (RUN_STARTED with the same runId). The messages are not read.',
+        },
+      ),
+    ),
   },
   { $id: 'RunAgentInput', additionalProperties: false },
 );

@@ -147,8 +147,10 @@ export class RunEngine {
     const record = await this.#options.storage.records.get(key);
     if (record === undefined || record.state === null || !kind.liveStates.includes(record.state)) return 'gone';
     const stopped: StopRequest = { cause: 'cancelled', reason: options.reason ?? null };
-    // Still Queued, even if dispatched here: ending it is a compare-and-set against the begin's, so exactly one wins.
-    if (record.state === QUEUED && (await this.endQueued(record, { type: 'stopped', stopped }))) return 'ended';
+    // Still Queued, even if dispatched here (or parked, executing nowhere): ending it is a compare-and-set
+    // against the begin's (or the resume's), so exactly one wins.
+    const idle = record.state === QUEUED || (kind.idleStates?.includes(record.state) ?? false);
+    if (idle && (await this.endQueued(record, { type: 'stopped', stopped }))) return 'ended';
     if (options.onlyIfQueued === true) return 'running';
     const local = this.#executing.get(keyString(key));
     if (local !== undefined) local.run.stop(cancelledByCaller(options.reason), false);
@@ -157,12 +159,14 @@ export class RunEngine {
   }
 
   /**
-   * Ends a run that never started (still Queued; with `leaseHolder`, still held by it): its family
-   * writes `ending`. False when it started or ended meanwhile. Takes it off this instance's lane.
+   * Ends a run that is not executing (still Queued, or in one of its kind's idle states; with
+   * `leaseHolder`, still held by it): its family writes `ending`. False when it started or ended
+   * meanwhile. Takes it off this instance's lane.
    */
   async endQueued(record: StoredRecord, ending: RunEnding<never>, options: { readonly leaseHolder?: string } = {}): Promise<boolean> {
     const entry = this.#entry(record.collection);
-    const guard: UpdateGuard = { states: [QUEUED], ...(options.leaseHolder === undefined ? {} : { leaseHolder: options.leaseHolder }) };
+    const state = record.state !== null && entry.kind.idleStates?.includes(record.state) === true ? record.state : QUEUED;
+    const guard: UpdateGuard = { states: [state], ...(options.leaseHolder === undefined ? {} : { leaseHolder: options.leaseHolder }) };
     const final = await this.#settle(entry.kind, record, ending, guard);
     if (final === null) return false;
     entry.lane.withdraw(keyString(record));

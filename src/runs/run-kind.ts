@@ -44,6 +44,11 @@ export interface SettlingRun<D> {
 export interface RunKind<D = unknown, R = unknown> {
   readonly collection: string;
   readonly liveStates: readonly string[];
+  /**
+   * Live states in which the run executes nowhere and holds no lease (a bundle run parked for a
+   * person's decision): a cancel ends it at once, like a run still Queued.
+   */
+  readonly idleStates?: readonly string[];
   readonly lane: LaneOptions;
   /**
    * The record change that begins execution here: from Queued (Queued → Running), or from a live state

@@ -50,6 +50,18 @@ export interface Supervisor {
   ask(ask: ApprovalAsk): Promise<ApprovalVerdict>;
 }
 
+/**
+ * What a parking supervisor rejects with: the call waits for a person and its run stops here; the
+ * approval is stored. No decision line is written yet: it is, once, when the call is made again with
+ * the verdict.
+ */
+export class CallParked extends Error {
+  override readonly name = 'CallParked';
+  constructor(readonly approvalId: string) {
+    super('the tool call waits for a person’s decision');
+  }
+}
+
 export const TOOL_FAILURE_MESSAGE = 'The tool failed.';
 /** The longest tool name or operation, as asked, that an audit line repeats. */
 const MAX_ASKED_NAME = 128;

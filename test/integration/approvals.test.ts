@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { createLogger } from '../../src/platform/log/index.js';
+import { eventually } from '../helpers/eventually.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { Exposition } from '../helpers/prometheus.js';
@@ -21,15 +22,6 @@ function approvalsOf(log: ReturnType<typeof captureLog>, event: string): Array<R
   return log.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['event'] === event);
 }
 
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('supervised workflow steps and the approval contract (approvals on, self-approval off)', () => {
   let idp: DevIdp;
@@ -229,13 +221,13 @@ describe('supervised workflow steps and the approval contract (approvals on, sel
     const blocked = await pollUntil(t.app, statusUrl, statusIs('Blocked'), sam);
     const approvalId = blocked.pendingApprovals[0].approvalId as string;
     expect((await get(`/api/approvals/${approvalId}`, boss)).statusCode).toBe(404);
-    const escalated = await until(async () => {
+    const escalated = await eventually(async () => {
       const res = await get(`/api/approvals/${approvalId}`, boss);
       return res.statusCode === 200 ? res.json() : undefined;
     });
     expect(escalated).toMatchObject({ escalated: true, status: 'Pending' });
     expect(approvalsOf(log, 'approval.escalated').find((line) => line['approvalId'] === approvalId)).toMatchObject({ roles: ['Boss'] });
-    const done = await until(async (): Promise<{ status: string } | undefined> => {
+    const done = await eventually(async (): Promise<{ status: string } | undefined> => {
       const run = (await poll(t.app, statusUrl, sam)) as { status: string };
       return isFinal(run) ? run : undefined;
     });

@@ -5,6 +5,7 @@
 import { HttpAgent, verifyEvents, type BaseEvent } from '@ag-ui/client';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventSchemas } from '@ag-ui/core/schemas';
 import { startLiveService, type LiveService } from '../helpers/live-service.js';
 import { AGENT_MD, bundleZip } from './bundles-harness.js';
 
@@ -124,5 +125,59 @@ describe('POST /api/bundles/{handle}/agui with the stock HttpAgent', () => {
       .map((frame) => JSON.parse(frame.slice('data: '.length)) as { type: string; delta?: string })
       .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT');
     expect(deltas.map((event) => event.delta).join('')).toBe('You said: from parts');
+  });
+});
+
+describe('AG-UI interrupts and resume (DESIGN §13) with the stock HttpAgent', () => {
+  let supervised: LiveService;
+  let user: string;
+  let on: string;
+
+  beforeAll(async () => {
+    supervised = await startLiveService({
+      Approvals: { Enabled: true },
+      BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'calculator'], AutonomyCeiling: 'Supervised' } } },
+    });
+    user = await supervised.token('agui-supervised');
+    const form = new FormData();
+    form.append('file', new Blob([bundleZip({ 'AGENT.md': AGENT_MD })]), 'helper.zip');
+    const res = await fetch(`${supervised.url}/api/bundles`, { method: 'POST', headers: { authorization: `Bearer ${user}` }, body: form });
+    on = ((await res.json()) as { handle: string }).handle;
+  });
+  afterAll(async () => supervised.close());
+
+  it('ends a turn with the interrupt outcome, and a resume decides it and streams the same job’s continuation with the tool result', async () => {
+    const client = new HttpAgent({ url: `${supervised.url}/api/bundles/${on}/agui`, headers: { authorization: `Bearer ${user}` }, threadId: 'thread-interrupt' });
+    const first: BaseEvent[] = [];
+    client.addMessage({ id: 'user-0', role: 'user', content: 'call calculator evaluate {"expression":"6*7"}' });
+    await client.runAgent({}, { onEvent: ({ event }) => void first.push(event) });
+    // Every event is one of @ag-ui/core's, and the client's verifier accepts the sequence.
+    for (const event of first) expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
+    await expect(lastValueFrom(from(first).pipe(verifyEvents(false), toArray()))).resolves.toHaveLength(first.length);
+    expect(first.map((event) => event.type).slice(-2)).toEqual(['TOOL_CALL_END', 'RUN_FINISHED']);
+    const finished = first.at(-1) as BaseEvent & { runId: string; outcome: { type: string; interrupts: Array<{ id: string; reason: string; toolCallId: string }> } };
+    expect(finished.outcome).toMatchObject({ type: 'interrupt', interrupts: [{ reason: 'tool_approval', toolCallId: expect.any(String) }] });
+    const interrupt = finished.outcome.interrupts[0]!;
+
+    const second: BaseEvent[] = [];
+    await client.runAgent({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { decision: 'Approve', comment: 'go' } }] }, { onEvent: ({ event }) => void second.push(event) });
+    for (const event of second) expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
+    await expect(lastValueFrom(from(second).pipe(verifyEvents(false), toArray()))).resolves.toHaveLength(second.length);
+    const types = second.map((event) => event.type);
+    expect(types[0]).toBe('RUN_STARTED');
+    expect((second[0] as BaseEvent & { runId: string }).runId).toBe(finished.runId);
+    expect(second).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'TOOL_CALL_RESULT', toolCallId: interrupt.toolCallId, content: expect.stringContaining('"result":42') })]));
+    expect(types.at(-1)).toBe('RUN_FINISHED');
+    expect((second.at(-1) as BaseEvent & { outcome?: unknown }).outcome).toBeUndefined();
+
+    const approval = await fetch(`${supervised.url}/api/approvals/${interrupt.id}`, { headers: { authorization: `Bearer ${user}` } });
+    expect(await approval.json()).toMatchObject({ status: 'Approved', decision: { decision: 'Approve', comment: 'go' } });
+    // An interrupt this caller does not have is the same 404 as any unknown id.
+    const unknown = await fetch(`${supervised.url}/api/bundles/${on}/agui`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ threadId: 'thread-interrupt', runId: 'r', messages: [{ id: 'm', role: 'user', content: 'x' }], resume: [{ interruptId: 'no-such', status: 'cancelled' }] }),
+    });
+    expect(unknown.status).toBe(404);
   });
 });

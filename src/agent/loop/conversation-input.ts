@@ -5,6 +5,7 @@ import type { IdGenerator } from '../../platform/clock/index.js';
 import type { AgentEvent } from './agent-event.js';
 import type { AgentTool } from './agent-tool.js';
 import type { ExecuteTool } from './execute-tool.js';
+import type { ConversationCheckpoint } from './conversation-checkpoint.js';
 
 export interface ConversationLimits {
   /** Model round-trips inside one turn (the tool-loop bound); ≥ 1. */
@@ -39,4 +40,9 @@ export interface ConversationInput {
   readonly signal: AbortSignal;
   /** Receives frames synchronously, in order. */
   readonly emit: (event: AgentEvent) => void;
+  /**
+   * Goes on from where a conversation stopped for a person's decision (its outcome's `parked`): the
+   * same input otherwise (the same user messages), and the decided call is made again first.
+   */
+  readonly resume?: ConversationCheckpoint;
 }

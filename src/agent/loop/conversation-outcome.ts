@@ -1,6 +1,7 @@
 // What a conversation run reports back: SPEC.md's BundleRunOutcomeResponse fields plus usage and the
 // messages to append to the stored conversation (redacted).
 import type { ChatMessage } from '../../models/index.js';
+import type { ConversationCheckpoint } from './conversation-checkpoint.js';
 
 export interface ConversationOutcome {
   /** False after a chat-model failure or the per-turn model-call limit; true on budget exhaustion. */
@@ -22,4 +23,6 @@ export interface ConversationOutcome {
    * results. Every assistant tool call is followed by its result. Redacted.
    */
   readonly newMessages: ChatMessage[];
+  /** Set when the conversation stopped for a person's decision on a tool call: where to go on from. */
+  readonly parked?: ConversationCheckpoint;
 }

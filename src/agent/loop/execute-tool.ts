@@ -5,7 +5,8 @@
 // path), except after the signal aborted.
 
 export type ToolExecution =
-  | { readonly status: 'denied' }
+  /** `rejected`: a person rejected the call, or its approval expired undecided (the model is told so). */
+  | { readonly status: 'denied'; readonly rejected?: boolean }
   /**
    * Refused before running, for a reason the model can fix (an undeclared operation, parameters that
    * break the schema). `reason` is host-written, never tool or exception text: the model is told it,
@@ -14,7 +15,12 @@ export type ToolExecution =
    */
   | { readonly status: 'refused'; readonly reason: string; readonly operations?: readonly string[] }
   | { readonly status: 'failed'; readonly error: string }
-  | { readonly status: 'succeeded'; readonly output: string };
+  | { readonly status: 'succeeded'; readonly output: string }
+  /**
+   * A person must approve the call first (DESIGN.md §13): nothing ran; the conversation stops here and
+   * is given back as a checkpoint, to be resumed with the decision (`resume`).
+   */
+  | { readonly status: 'awaiting-approval'; readonly approvalId: string };
 
 export interface ToolCallRequest {
   readonly toolCallId: string;

@@ -11,6 +11,9 @@
 //   → conversation failure with MODEL_CALL_LIMIT_ERROR, later turns are not answered.
 // - A ChatModelError is a conversation failure with its caller-safe message; cancellation rejects;
 //   anything else thrown (a bug) propagates.
+// - A tool call a person must approve stops the conversation where it is (DESIGN.md §13): the
+//   outcome's `parked` is a checkpoint of plain data; the same input with `resume` set to it makes the
+//   decided call again (its start, args and end frames are not sent twice) and goes on.
 import { ChatModelError, type ChatMessage, type ChatRequest } from '../../models/index.js';
 import { redactText } from '../../platform/redaction/index.js';
 import { abortReason as abortError, throwIfAborted } from '../../platform/abort/index.js';
@@ -18,6 +21,7 @@ import type { ConversationInput } from './conversation-input.js';
 import type { ConversationOutcome } from './conversation-outcome.js';
 import { MODEL_CALL_LIMIT_ERROR } from './conversation-errors.js';
 import { indexTools } from './index-tools.js';
+import type { ConversationCheckpoint } from './conversation-checkpoint.js';
 import { prepareToolCalls, type PreparedToolCall } from './prepare-tool-calls.js';
 import { runToolCall } from './run-tool-call.js';
 import { streamModelStep, type ModelStep } from './stream-model-step.js';
@@ -45,26 +49,57 @@ interface RunState {
   turnText: string;
 }
 
-type TurnEnd = { readonly kind: 'answered' } | { readonly kind: 'budget-exhausted' } | { readonly kind: 'failed'; readonly error: string };
+type TurnEnd =
+  | { readonly kind: 'answered' }
+  | { readonly kind: 'budget-exhausted' }
+  | { readonly kind: 'failed'; readonly error: string }
+  | { readonly kind: 'parked'; readonly step: ConversationCheckpoint['step'] };
+
+/** A model step whose tool calls are being made: which call comes next, and the turn's position. */
+interface StepInProgress {
+  readonly turnIndex: number;
+  readonly modelCalls: number;
+  readonly calls: readonly PreparedToolCall[];
+  readonly from: number;
+  readonly parentMessageId: string | undefined;
+  /** The call at `from` already had its start, args and end frames sent. */
+  readonly announced: boolean;
+}
 
 export async function runConversation(input: ConversationInput): Promise<ConversationOutcome> {
   assertValidInput(input);
   throwIfAborted(input.signal);
   const state = startState(input);
-  for (const userMessage of input.userMessages.slice(0, input.maxTurns)) {
+  let next = 0;
+  const resume = input.resume;
+  if (resume !== undefined) {
+    const { step } = resume;
+    next = step.turnIndex + 1;
+    const end = await runTurn(state, { ...step, from: step.waiting, announced: true });
+    if (end.kind !== 'answered') return outcome(state, end);
+  }
+  for (const [offset, userMessage] of input.userMessages.slice(next, input.maxTurns).entries()) {
     // A turn the budget cannot start is not begun: not counted, its message not recorded.
     if (budgetSpent(state)) return outcome(state, { kind: 'budget-exhausted' });
     state.turnCount += 1;
     state.transcript.add({ role: 'user', content: userMessage }, { role: 'user', content: redactText(userMessage) });
-    const end = await runTurn(state);
+    const end = await runTurn(state, next + offset);
     if (end.kind !== 'answered') return outcome(state, end);
   }
   return outcome(state, { kind: 'answered' });
 }
 
-async function runTurn(state: RunState): Promise<TurnEnd> {
+/** One turn: model steps and their tool calls until the model answers; or, resumed, from a step's waiting call. */
+async function runTurn(state: RunState, at: number | StepInProgress): Promise<TurnEnd> {
   const { input } = state;
-  for (let modelCalls = 0; ; modelCalls += 1) {
+  let first = 0;
+  if (typeof at !== 'number') {
+    const parked = await runCalls(state, at);
+    if (parked !== null) return parked;
+    first = at.modelCalls;
+  }
+  const turnIndex = typeof at === 'number' ? at : at.turnIndex;
+  for (let modelCalls = first; ; modelCalls += 1) {
     if (modelCalls >= input.limits.maxModelCallsPerTurn) return { kind: 'failed', error: MODEL_CALL_LIMIT_ERROR };
     if (budgetSpent(state)) return { kind: 'budget-exhausted' };
     const step = await callModel(state);
@@ -76,8 +111,19 @@ async function runTurn(state: RunState): Promise<TurnEnd> {
     recordAssistant(state, step, toolCalls);
     if (toolCalls.length === 0) return { kind: 'answered' };
     state.toolInvocations += toolCalls.length;
-    for (const call of toolCalls) {
-      const content = await runToolCall(call, {
+    const parked = await runCalls(state, { turnIndex, modelCalls: modelCalls + 1, calls: toolCalls, from: 0, parentMessageId: step.messageId, announced: false });
+    if (parked !== null) return parked;
+  }
+}
+
+/** Makes a step's tool calls from `from` on, each result recorded; stops at a call that waits for a person. */
+async function runCalls(state: RunState, step: StepInProgress): Promise<TurnEnd | null> {
+  const { input } = state;
+  for (let index = step.from; index < step.calls.length; index += 1) {
+    const call = step.calls[index]!;
+    const content = await runToolCall(
+      call,
+      {
         tools: state.tools,
         executeTool: input.executeTool,
         ids: input.ids,
@@ -85,14 +131,20 @@ async function runTurn(state: RunState): Promise<TurnEnd> {
         signal: input.signal,
         frameCeilingBytes: input.limits.frameCeilingBytes,
         maxToolResultBytes: input.limits.maxToolResultBytes,
-        parentMessageId: step.messageId,
-      });
-      state.transcript.add(
-        { role: 'tool', toolCallId: call.toolCallId, toolName: call.call.name, content },
-        { role: 'tool', toolCallId: call.toolCallId, toolName: call.redacted.name, content },
-      );
+        parentMessageId: step.parentMessageId,
+      },
+      step.announced && index === step.from,
+    );
+    if (typeof content !== 'string') {
+      const { turnIndex, modelCalls, calls, parentMessageId } = step;
+      return { kind: 'parked', step: { turnIndex, modelCalls, calls, waiting: index, parentMessageId, approvalId: content.approvalId } };
     }
+    state.transcript.add(
+      { role: 'tool', toolCallId: call.toolCallId, toolName: call.call.name, content },
+      { role: 'tool', toolCallId: call.toolCallId, toolName: call.redacted.name, content },
+    );
   }
+  return null;
 }
 
 async function callModel(state: RunState): Promise<ModelStep | { readonly error: string }> {
@@ -130,6 +182,10 @@ function budgetSpent(state: RunState): boolean {
 
 function startState(input: ConversationInput): RunState {
   const { maxOutputTokens, temperature } = input.limits;
+  const resume = input.resume;
+  const transcript = new Transcript();
+  // Resumed: the redacted messages so far are what the model is sent (as history would replay them).
+  for (const message of resume?.messages ?? []) transcript.add(message);
   return {
     input,
     tools: indexTools(input.tools),
@@ -139,17 +195,30 @@ function startState(input: ConversationInput): RunState {
       ...(temperature === undefined ? {} : { temperature }),
     },
     prefix: [...(input.systemPrompt === '' ? [] : [{ role: 'system', content: input.systemPrompt } as const]), ...input.history],
-    transcript: new Transcript(),
-    usedToolCallIds: new Set(),
-    usage: { inputTokens: 0, outputTokens: 0 },
-    toolInvocations: 0,
-    turnCount: 0,
-    turnText: '',
+    transcript,
+    usedToolCallIds: new Set(resume?.usedToolCallIds ?? []),
+    usage: { inputTokens: resume?.usage.inputTokens ?? 0, outputTokens: resume?.usage.outputTokens ?? 0 },
+    toolInvocations: resume?.toolInvocations ?? 0,
+    turnCount: resume?.turnCount ?? 0,
+    turnText: resume?.turnText ?? '',
   };
 }
 
 function outcome(state: RunState, end: TurnEnd): ConversationOutcome {
+  const parked: ConversationCheckpoint | undefined =
+    end.kind === 'parked'
+      ? {
+          messages: state.transcript.stored(),
+          usedToolCallIds: [...state.usedToolCallIds],
+          usage: { ...state.usage },
+          toolInvocations: state.toolInvocations,
+          turnCount: state.turnCount,
+          turnText: state.turnText,
+          step: end.step,
+        }
+      : undefined;
   return {
+    ...(parked === undefined ? {} : { parked }),
     conversationSucceeded: end.kind !== 'failed',
     finalResponse: state.turnText,
     turnCount: state.turnCount,

@@ -13,7 +13,7 @@ import type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool
 import { toolCallArgsFrame, toolCallResultFrame } from './frame-ceiling.js';
 import type { PreparedToolCall } from './prepare-tool-calls.js';
 import { readToolArguments } from './read-tool-arguments.js';
-import { INVALID_ARGUMENTS_CONTENT, refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, toolResultTooLargeContent } from './tool-result-content.js';
+import { INVALID_ARGUMENTS_CONTENT, refusedContent, TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, TOOL_REJECTED_CONTENT, toolResultTooLargeContent } from './tool-result-content.js';
 
 export interface ToolCallScope {
   /** The usable tools by exact name (indexTools). */
@@ -28,20 +28,32 @@ export interface ToolCallScope {
   readonly parentMessageId: string | undefined;
 }
 
-export async function runToolCall(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string> {
+/** The call waits for a person's decision: nothing ran, no result frame was sent. */
+export interface AwaitingApproval {
+  readonly approvalId: string;
+}
+
+/**
+ * `announced`: the call's start, args and end frames were already sent (a conversation resumed after
+ * a person decided it). Resolves with the model's text, or with the approval the call waits for.
+ */
+export async function runToolCall(prepared: PreparedToolCall, scope: ToolCallScope, announced = false): Promise<string | AwaitingApproval> {
   const { toolCallId, redacted } = prepared;
-  const parent = scope.parentMessageId === undefined ? {} : { parentMessageId: scope.parentMessageId };
-  scope.emit({ type: 'TOOL_CALL_START', toolCallId, toolCallName: redacted.name, ...parent });
-  scope.emit(toolCallArgsFrame(toolCallId, redacted.arguments, scope.frameCeilingBytes));
-  scope.emit({ type: 'TOOL_CALL_END', toolCallId });
+  if (!announced) {
+    const parent = scope.parentMessageId === undefined ? {} : { parentMessageId: scope.parentMessageId };
+    scope.emit({ type: 'TOOL_CALL_START', toolCallId, toolCallName: redacted.name, ...parent });
+    scope.emit(toolCallArgsFrame(toolCallId, redacted.arguments, scope.frameCeilingBytes));
+    scope.emit({ type: 'TOOL_CALL_END', toolCallId });
+  }
   const content = await resolveContent(prepared, scope);
+  if (typeof content === 'object' && 'approvalId' in content) return content;
   const forModel = typeof content === 'string' ? content : content.model;
   const forFrame = typeof content === 'string' ? content : content.frame;
   scope.emit(toolCallResultFrame(toolCallId, scope.ids.opaque(), forFrame, scope.frameCeilingBytes));
   return forModel;
 }
 
-async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string | { frame: string; model: string }> {
+async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope): Promise<string | { frame: string; model: string } | AwaitingApproval> {
   const args = readToolArguments(prepared.call.arguments);
   const request: ToolCallRequest = { toolCallId: prepared.toolCallId, name: prepared.call.name, operation: args.operation, parameters: args.parameters };
   const execution = await execute(request, scope);
@@ -51,7 +63,9 @@ async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope):
       if (Buffer.byteLength(execution.output, 'utf8') > scope.maxToolResultBytes) return toolResultTooLargeContent(scope.maxToolResultBytes);
       return redactText(execution.output);
     case 'denied':
-      return TOOL_DENIED_CONTENT;
+      return execution.rejected === true ? TOOL_REJECTED_CONTENT : TOOL_DENIED_CONTENT;
+    case 'awaiting-approval':
+      return { approvalId: execution.approvalId };
     case 'refused':
       // Arguments without the promised shape, or an undeclared operation: the loop's own words, to both.
       if (args.problem !== null) return args.problem;

@@ -5,6 +5,9 @@
 /** Content of a refused call (a tool not granted, or the policy said no). */
 export const TOOL_DENIED_CONTENT = 'Tool call denied by policy.';
 
+/** Content of a call a person rejected, or whose approval expired undecided (DESIGN.md §13). */
+export const TOOL_REJECTED_CONTENT = 'Tool call rejected by an approver.';
+
 /** Content of a call whose output was larger than the model is handed (never cut: replaced, and said so). */
 export const toolResultTooLargeContent = (maxBytes: number): string =>
   `The tool call succeeded, but its result was larger than the ${maxBytes} bytes passed to the model, so it was not passed on.`;

@@ -25,6 +25,12 @@ export interface BundleManifest {
   readonly skillIds: readonly string[] | null;
   /** Front-matter `allowed-tools`: null (absent) means no narrowing, [] means no tools. */
   readonly allowedTools: readonly string[] | null;
+  /**
+   * Front-matter `require-approval:` (DESIGN.md §13): tool names (lower-cased) whose calls a person
+   * approves even under Autonomous when the host has approvals on, or `all`; null when absent. It
+   * only tightens: a tool it names is still governed by the envelope first.
+   */
+  readonly requireApproval: readonly string[] | 'all' | null;
   /** Every well-formed nested skill, in sorted path order, first of each id only. */
   readonly skills: readonly BundleSkill[];
   readonly plugins: readonly BundlePlugin[];

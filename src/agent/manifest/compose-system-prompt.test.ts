@@ -10,6 +10,7 @@ const manifest: BundleManifest = {
   systemPrompt: 'You are the agent.',
   skillIds: null,
   allowedTools: null,
+  requireApproval: null,
   skills: [
     { id: 'cite', name: 'Citing', description: 'Cites sources.', body: 'Always cite.' },
     { id: 'sum', name: 'Summarizing', description: '', body: 'Be brief.' },

@@ -34,9 +34,17 @@ describe('readBundleManifest', () => {
       systemPrompt: 'You help.',
       skillIds: ['a'],
       allowedTools: ['clock'],
+      requireApproval: null,
       skills: [],
       plugins: [],
     });
+  });
+
+  it('reads require-approval as lower-cased tool names, or all (DESIGN.md §13)', async () => {
+    expect((await read(agent('id: a\nrequire-approval: [HTTP_Fetch, mcp__docs__search]', 'x'))).requireApproval).toEqual(['http_fetch', 'mcp__docs__search']);
+    expect((await read(agent('id: a\nrequire-approval: all', 'x'))).requireApproval).toBe('all');
+    expect((await read(agent('id: a', 'x'))).requireApproval).toBeNull();
+    expect(await reasonFor({ 'AGENT.md': '---\nid: a\nrequire-approval: {x: 1}\n---\nx' })).toBe('invalid-agent-manifest');
   });
 
   it.each([

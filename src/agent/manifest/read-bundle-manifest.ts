@@ -54,10 +54,11 @@ export async function readBundleManifest(dir: string, uploadName?: string, log?:
   const version = frontMatter.text('version');
   const skillIds = frontMatter.list('skills');
   const allowedTools = frontMatter.list('allowed-tools');
-  if (!name.ok || !description.ok || !version.ok || !skillIds.ok || !allowedTools.ok) {
-    const fields = { name, description, version, skills: skillIds, 'allowed-tools': allowedTools };
+  const requireApproval = frontMatter.list('require-approval');
+  if (!name.ok || !description.ok || !version.ok || !skillIds.ok || !allowedTools.ok || !requireApproval.ok) {
+    const fields = { name, description, version, skills: skillIds, 'allowed-tools': allowedTools, 'require-approval': requireApproval };
     const wrong = Object.entries(fields).find(([, field]) => !field.ok)?.[0] ?? 'name';
-    const expected = wrong === 'skills' || wrong === 'allowed-tools' ? 'a YAML list or a comma- or space-separated string' : 'a string';
+    const expected = ['skills', 'allowed-tools', 'require-approval'].includes(wrong) ? 'a YAML list or a comma- or space-separated string' : 'a string';
     throw new ManifestRejected('invalid-agent-manifest', { cause: 'wrong-shape', hint: `front matter field '${wrong}' must be ${expected}` });
   }
   const skills = await readBundleSkills(dir, log);
@@ -72,7 +73,15 @@ export async function readBundleManifest(dir: string, uploadName?: string, log?:
     systemPrompt: split.body.trim(),
     skillIds: skillIds.value,
     allowedTools: allowedTools.value,
+    requireApproval: approvalRequest(requireApproval.value),
     skills,
     plugins: await readBundlePlugins(dir, log),
   };
+}
+
+/** `require-approval: all` (alone) means every call; otherwise the tool names, lower-cased like envelope patterns. */
+function approvalRequest(names: readonly string[] | null): readonly string[] | 'all' | null {
+  if (names === null) return null;
+  if (names.some((name) => name.trim().toLowerCase() === 'all')) return 'all';
+  return [...new Set(names.map((name) => name.trim().toLowerCase()).filter((name) => name !== ''))];
 }

@@ -5,12 +5,12 @@
 // than the delegating conversation has left — found through the calling conversation's scope, which
 // travels on the tool call's context. With no chat model configured the conversation fails with a
 // caller-safe error; the run itself succeeds.
-import { runConversation, type AgentEvent, type ConversationOutcome } from '../loop/index.js';
+import { runConversation, type AgentEvent, type ConversationCheckpoint, type ConversationOutcome } from '../loop/index.js';
 import type { ChatMessage, ChatModel } from '../../models/index.js';
 import type { IdGenerator } from '../../platform/clock/index.js';
 import { narrowFurther, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { DELEGATE_UNAVAILABLE, type DelegateRunner } from '../../tools/builtin/index.js';
-import { toolFailure, toolSuccess, type ConversationScope, type GovernedCalls } from '../../tools/index.js';
+import { toolFailure, toolSuccess, type ConversationScope, type GovernedCalls, type Supervisor } from '../../tools/index.js';
 import { agentToolExecutor } from './agent-tool-executor.js';
 import type { HostAgents } from './host-agents.js';
 import { toAgentTool } from './to-agent-tool.js';
@@ -36,6 +36,12 @@ export interface ConverseInput {
   readonly depth: number;
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
+  /** A run that can wait for a person (a bundle run, at depth 0): where calls needing approval are asked. */
+  readonly supervisorFor?: (toolCallId: string) => Supervisor;
+  /** The bundle's AGENT.md `require-approval:` (tightens only). */
+  readonly requireApproval?: readonly string[] | 'all' | null;
+  /** Goes on from a conversation parked for a decision; `delegatedUsage`: what its sub-agents had spent. */
+  readonly resume?: { readonly checkpoint: ConversationCheckpoint; readonly delegatedUsage: { readonly inputTokens: number; readonly outputTokens: number } };
 }
 
 export interface AgentRuntimeOptions {
@@ -66,8 +72,9 @@ export class AgentRuntime {
     // A sub-agent narrows further by its host agent's own allowed-tools: offered and governed alike.
     const envelope = input.narrowTo ? narrowFurther(input.envelope, input.narrowTo) : input.envelope;
     const tools = await calls.registry.granted(envelope, input.signal);
-    const delegated: UsageTally = { inputTokens: 0, outputTokens: 0 };
-    const own: UsageTally = { inputTokens: 0, outputTokens: 0 };
+    const delegated: UsageTally = { inputTokens: input.resume?.delegatedUsage.inputTokens ?? 0, outputTokens: input.resume?.delegatedUsage.outputTokens ?? 0 };
+    // The loop's own usage so far, when resumed, is in its checkpoint; the tally counts this execution's calls.
+    const own: UsageTally = { inputTokens: input.resume?.checkpoint.usage.inputTokens ?? 0, outputTokens: input.resume?.checkpoint.usage.outputTokens ?? 0 };
     const conversation: ConversationScope = {
       envelope: input.envelope,
       depth: input.depth,
@@ -84,7 +91,16 @@ export class AgentRuntime {
       userMessages: input.userMessages,
       maxTurns: input.maxTurns,
       tools: tools.map(toAgentTool),
-      executeTool: agentToolExecutor({ calls, surface: 'bundle', ownerId: input.ownerId, envelope, conversation, log: this.#options.log }),
+      executeTool: agentToolExecutor({
+        calls,
+        surface: 'bundle',
+        ownerId: input.ownerId,
+        envelope,
+        conversation,
+        log: this.#options.log,
+        ...(input.supervisorFor === undefined ? {} : { supervisorFor: input.supervisorFor }),
+        ...(input.requireApproval === undefined ? {} : { requireApproval: input.requireApproval }),
+      }),
       limits: {
         maxModelCallsPerTurn: limits.maxModelCallsPerTurn,
         lifetimeTokenBudget: input.tokenBudget,
@@ -94,6 +110,7 @@ export class AgentRuntime {
       ids: this.#options.ids,
       signal: input.signal,
       emit: input.emit,
+      ...(input.resume === undefined ? {} : { resume: input.resume.checkpoint }),
     });
     return {
       ...outcome,

@@ -6,7 +6,7 @@
 import type { ExecuteTool, ToolExecution } from '../loop/index.js';
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { redactText } from '../../platform/redaction/index.js';
-import type { GovernedCalls, GovernedSurface } from '../../tools/governed-call.js';
+import { CallParked, TOOL_CALL_REJECTED, type GovernedCalls, type GovernedSurface, type Supervisor } from '../../tools/governed-call.js';
 import type { ConversationScope } from '../../tools/tool.js';
 
 export interface AgentToolExecutorOptions {
@@ -16,6 +16,10 @@ export interface AgentToolExecutorOptions {
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
   /** The calling conversation (what `delegate_task` needs to run a sub-agent under it). */
   readonly conversation?: ConversationScope;
+  /** Where a person is asked for a call that needs approval (a bundle run that can wait), by the call's id. */
+  readonly supervisorFor?: (toolCallId: string) => Supervisor;
+  /** The bundle's AGENT.md `require-approval:`. */
+  readonly requireApproval?: readonly string[] | 'all' | null;
   /** Told the name of every tool that ran and failed (an eval case is then errored). */
   readonly onFailed?: (toolName: string) => void;
   readonly log: { info(details: object, message: string): void };
@@ -25,13 +29,31 @@ export function agentToolExecutor(options: AgentToolExecutorOptions): ExecuteToo
   const { calls, surface, ownerId, envelope, conversation, log } = options;
   return async (call, signal): Promise<ToolExecution> => {
     const input = { operation: call.operation, parameters: call.parameters };
-    const outcome = await calls.call({ surface, ownerId, envelope, toolName: call.name, input: () => input, signal, callId: call.toolCallId, ...(conversation === undefined ? {} : { conversation }) });
+    let outcome;
+    try {
+      outcome = await calls.call({
+        surface,
+        ownerId,
+        envelope,
+        toolName: call.name,
+        input: () => input,
+        signal,
+        callId: call.toolCallId,
+        ...(conversation === undefined ? {} : { conversation }),
+        ...(options.supervisorFor === undefined ? {} : { supervisor: options.supervisorFor(call.toolCallId) }),
+        ...(options.requireApproval === undefined ? {} : { requireApproval: options.requireApproval }),
+      });
+    } catch (error) {
+      // The run stops here for a person's decision (the approval is stored); it is resumed with it.
+      if (error instanceof CallParked) return { status: 'awaiting-approval', approvalId: error.approvalId };
+      throw error;
+    }
     const where = { surface, tool: call.name, operation: call.operation, toolCallId: call.toolCallId };
     switch (outcome.status) {
       case 'succeeded':
         return { status: 'succeeded', output: outcome.output };
       case 'denied':
-        return { status: 'denied' };
+        return outcome.denial === 'approval' && outcome.reason === TOOL_CALL_REJECTED ? { status: 'denied', rejected: true } : { status: 'denied' };
       case 'refused': {
         const { refusal, tool } = outcome;
         const name = tool.descriptor.name;

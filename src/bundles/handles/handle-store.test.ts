@@ -24,6 +24,7 @@ const manifest = (id: string): BundleManifest => ({
   systemPrompt: '',
   skillIds: null,
   allowedTools: null,
+  requireApproval: null,
   skills: [],
   plugins: [],
 });

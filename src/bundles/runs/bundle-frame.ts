@@ -4,8 +4,20 @@ import type { AgentEvent } from '../../agent/index.js';
 
 export type RunFrame =
   | { readonly type: 'RUN_STARTED'; readonly threadId: string; readonly runId: string }
-  | { readonly type: 'RUN_FINISHED'; readonly threadId: string; readonly runId: string }
+  | { readonly type: 'RUN_FINISHED'; readonly threadId: string; readonly runId: string; readonly outcome?: InterruptOutcome }
   | { readonly type: 'RUN_ERROR'; readonly message: string };
+
+/** AG-UI 1.0's interrupt outcome: the run is parked for a person's decision, not ended (DESIGN.md §13). */
+export interface InterruptOutcome {
+  readonly type: 'interrupt';
+  readonly interrupts: ReadonlyArray<{
+    readonly id: string;
+    readonly reason: 'tool_approval';
+    readonly message: string;
+    readonly toolCallId: string;
+    readonly expiresAt?: string;
+  }>;
+}
 
 export type BundleFrame = AgentEvent | RunFrame;
 

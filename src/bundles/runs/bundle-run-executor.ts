@@ -2,24 +2,39 @@
 // a lease on the handle's staged directory (gone → the handle expired before the run started); the
 // conversation under the envelope captured at start-run, every frame appended to the run's journal
 // (so a stream on any instance follows it); the conversation's new messages written back while the run
-// is still this instance's. Returns what came of it; how the run ends is written by the run kind's
-// settle (bundle-run-kind.ts), and a cancel, a crash or a stopping host reaches it through the engine.
+// is still this instance's. A tool call a person must approve (DESIGN.md §13) opens an approval through
+// the approval contract and parks the run: it returns where its conversation stopped, and the run kind
+// writes it Parked (no lease, no slot, nothing in memory). Once decided, the run is executed again from
+// that checkpoint — on whichever instance the decision reached — and the waiting call is made again
+// with the verdict first. Returns what came of it; how the run ends is written by the run kind's settle
+// (bundle-run-kind.ts), and a cancel, a crash or a stopping host reaches it through the engine.
+import type { Approvals, ApprovalData } from '../../approvals/index.js';
+import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { narrowEnvelope } from '../../platform/envelope/index.js';
+import { redactText } from '../../platform/redaction/index.js';
 import type { LiveRun } from '../../runs/index.js';
-import type { AgentRuntime } from '../../agent/index.js';
+import type { AgentRuntime, ConversationOutcome } from '../../agent/index.js';
+import { CallParked, type Supervisor } from '../../tools/index.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
-import type { BundleRunRecord, RunOutcome, RunUsage, RunningRun } from './run-record.js';
+import type { BundleRunRecord, ParkedConversation, RunOutcome, RunUsage, RunningRun, WaitingCall } from './run-record.js';
 
 /** What executing a bundle run came to. */
 export type BundleOutcome =
   | { readonly type: 'conversed'; readonly result: RunOutcome; readonly usage: RunUsage }
-  | { readonly type: 'handle-expired' };
+  | { readonly type: 'handle-expired' }
+  /** Stopped for a person's decision on `parked.waiting`; the approval is stored. */
+  | { readonly type: 'parked'; readonly parked: ParkedConversation };
 
 export interface BundleRunExecutorOptions {
   readonly handles: HandleStore;
   readonly conversations: ConversationStore;
   readonly runtime: AgentRuntime;
+  readonly approvals: Approvals;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  /** Argument text above this is withheld from an approval (the stream's frame ceiling). */
+  readonly frameCeilingBytes: number;
 }
 
 export class BundleRunExecutor {
@@ -40,6 +55,8 @@ export class BundleRunExecutor {
     try {
       const { input } = run;
       conversation = input.conversationId === null ? conversations.ephemeral() : await conversations.open(owner, input.conversationId, live.signal);
+      const resumed = run.parked;
+      const supervision = this.#supervision(live, run);
       const outcome = await runtime.converse({
         ownerId: run.ownerId,
         envelope: narrowEnvelope(input.envelope, leased.handle.manifest.allowedTools ?? undefined),
@@ -51,8 +68,13 @@ export class BundleRunExecutor {
         depth: 0,
         signal: live.signal,
         emit: (frame) => live.emit(frame),
+        supervisorFor: supervision.supervisorFor,
+        requireApproval: leased.handle.manifest.requireApproval,
+        ...(resumed === undefined ? {} : { resume: { checkpoint: resumed.checkpoint, delegatedUsage: resumed.delegatedUsage } }),
       });
-      const { newMessages, usage, ...result } = outcome;
+      const waiting = supervision.waiting();
+      if (outcome.parked !== undefined && waiting !== undefined) return { type: 'parked', parked: parkedOf(outcome, waiting) };
+      const { newMessages, usage, parked: _parked, ...result } = outcome;
       const session = conversation;
       await live.whileOwned(() => session.commit(newMessages, usage.inputTokens + usage.outputTokens));
       return { type: 'conversed', result, usage };
@@ -61,4 +83,69 @@ export class BundleRunExecutor {
       leased.lease.release();
     }
   }
+
+  /**
+   * The run's supervisor: the call it resumed for is answered with its stored verdict; any other call
+   * that needs a person opens an approval (while the run is still this instance's) and parks the run.
+   */
+  #supervision(live: LiveRun<BundleRunRecord>, run: RunningRun): { supervisorFor: (toolCallId: string) => Supervisor; waiting(): WaitingCall | undefined } {
+    const { approvals, ids, clock, frameCeilingBytes } = this.#options;
+    let waiting: WaitingCall | undefined;
+    const resumed = run.parked;
+    return {
+      waiting: () => waiting,
+      supervisorFor: (toolCallId) => ({
+        ask: async (ask) => {
+          if (resumed?.verdict !== undefined && resumed.waiting.toolCallId === toolCallId) return resumed.verdict;
+          const now = clock.now();
+          const name = ask.tool.descriptor.name;
+          const text = redactText(JSON.stringify(ask.parameters));
+          const approval: ApprovalData = {
+            approvalId: ids.opaque(),
+            workflowId: '',
+            jobId: run.jobId,
+            stepId: toolCallId,
+            stepName: '',
+            message: `The agent asks to call ${name} (${ask.operation}).`,
+            createdAt: now,
+            deadline: approvals.deadline(now, undefined),
+            state: 'Pending',
+            decidedBy: null,
+            decidedAt: null,
+            decision: null,
+            comment: null,
+            kind: 'ToolCall',
+            runKind: 'bundle',
+            handle: run.handle,
+            tool: name,
+            operation: ask.operation,
+            arguments: Buffer.byteLength(text, 'utf8') > frameCeilingBytes ? null : text,
+            riskTier: ask.tool.descriptor.riskTier,
+            reason: ask.rule,
+            routedTo: approvals.routing(),
+            escalated: false,
+            requestedBy: run.input.requestedBy ?? null,
+          };
+          const opened = await live.whileOwned(() => approvals.request(approval, run.ownerId).then(() => true));
+          // Fenced (another instance took the run, or the host is stopping): nothing was stored; stop here.
+          if (opened !== true) throw live.signal.reason ?? new Error('the run is no longer this instance’s');
+          waiting = { approvalId: approval.approvalId, toolCallId, tool: name, operation: ask.operation, createdAt: now, expiresAt: approval.deadline };
+          throw new CallParked(approval.approvalId);
+        },
+      }),
+    };
+  }
+}
+
+function parkedOf(outcome: ConversationOutcome, waiting: WaitingCall): ParkedConversation {
+  const checkpoint = outcome.parked!;
+  return {
+    checkpoint,
+    // The runtime's usage is the loop's own plus its sub-agents'; what is not the loop's is theirs.
+    delegatedUsage: {
+      inputTokens: outcome.usage.inputTokens - checkpoint.usage.inputTokens,
+      outputTokens: outcome.usage.outputTokens - checkpoint.usage.outputTokens,
+    },
+    waiting,
+  };
 }

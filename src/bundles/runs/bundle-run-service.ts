@@ -4,12 +4,13 @@
 // followed from the run's journal), one AG-UI turn. An unopened stream reservation past
 // StreamReservationTtl ends as reclaimed (DESIGN §10), seen from any read; the run engine writes it.
 import type { AccessPolicy } from '../../platform/access/index.js';
+import { approvalNotFound, type Approvals } from '../../approvals/index.js';
 import type { Principal } from '../../platform/auth/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { BundleExecutionConfig } from '../../platform/config/types.js';
 import { ProblemError } from '../../platform/problems/index.js';
 import type { SharedSlots } from '../../platform/rate-limit/index.js';
-import type { StoredRecord } from '../../platform/storage/index.js';
+import type { RecordKey, StoredRecord } from '../../platform/storage/index.js';
 import { followJournal, QUEUED, type RunEngine } from '../../runs/index.js';
 import type { AguiTurn } from '../agui/agui-turn.js';
 import { onThread } from '../agui/on-thread.js';
@@ -35,7 +36,15 @@ export interface BundleRunServiceOptions {
   readonly conversations: ConversationStore;
   readonly engine: RunEngine;
   readonly streamSlots: SharedSlots;
+  readonly approvals: Approvals;
   readonly log: { warn(details: object, message: string): void };
+}
+
+/** An AG-UI resume entry (RunAgentInput.resume): `resolved` answers an interrupt, `cancelled` rejects it. */
+export interface AguiResume {
+  readonly interruptId: string;
+  readonly status: 'resolved' | 'cancelled';
+  readonly payload?: { readonly decision?: 'Approve' | 'Reject'; readonly comment?: string; readonly payload?: unknown };
 }
 
 export class BundleRunService {
@@ -66,6 +75,7 @@ export class BundleRunService {
         maxTurns: request.maxTurns ?? DEFAULT_MAX_TURNS,
         conversationId,
         envelope: this.#options.access.authorize(principal, 'bundles.run', { jobId, requestId }),
+        requestedBy: principal.displayName ?? null,
       },
       reservationExpiresAt: stream ? now + config.streamReservationTtlMs : null,
     };
@@ -149,6 +159,63 @@ export class BundleRunService {
     }
   }
 
+  /**
+   * DESIGN §13 AG-UI resume: each entry decides its interrupt (an approval of a run under this handle)
+   * when the caller may decide and it is still open — through the approval contract, so the run
+   * resumes wherever the decision lands — then the same job's continuation is streamed: the frames
+   * after the interrupt, RUN_STARTED (same runId) first. An interrupt already decided by someone else
+   * only attaches. Unknown or foreign interrupts are 404; a caller who may not decide an open one, 403.
+   */
+  async resumeAgui(principal: Principal, handle: string, threadId: string, entries: readonly AguiResume[], requestId: string | null = null): Promise<{ readonly jobId: string; readonly stream: RunStream }> {
+    const { approvals, runs, streamSlots, handles } = this.#options;
+    if ((await handles.touch(principal, handle)) === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
+    let jobId: string | undefined;
+    let interruptId: string | undefined;
+    for (const entry of entries) {
+      const approval = await approvals.store.get(principal, entry.interruptId);
+      if (approval === undefined || approval.runKind !== 'bundle' || approval.handle !== handle || (jobId !== undefined && approval.jobId !== jobId)) throw approvalNotFound();
+      jobId = approval.jobId;
+      interruptId ??= approval.approvalId;
+      if (approval.state !== 'Pending') continue;
+      const decision = entry.status === 'cancelled' ? 'Reject' : (entry.payload?.decision ?? 'Approve');
+      try {
+        await approvals.decide(
+          principal,
+          approval.approvalId,
+          { decision, comment: entry.payload?.comment ?? null, ...(entry.payload?.payload === undefined ? {} : { payload: entry.payload.payload }) },
+          { requestId },
+        );
+      } catch (error) {
+        // Decided (or expired) by someone else meanwhile: this resume only attaches.
+        if (!(error instanceof ProblemError && error.code === 'conflict')) throw error;
+      }
+    }
+    if (jobId === undefined || interruptId === undefined) throw approvalNotFound();
+    const run = await runs.find(principal, handle, jobId);
+    if (run === undefined) throw new ProblemError('not-found', RUN_NOT_FOUND_DETAIL);
+    const slot = await streamSlots.tryAcquire(principal.ownerId);
+    if (slot === null) throw tooManyStreams();
+    const key = bundleRunKey(run);
+    const { journal } = runs;
+    const log = this.#options.log;
+    const waitedOn = interruptId;
+    const stream: RunStream = {
+      frames: async function* (signal, finish) {
+        const after = await interruptSeq(journal, key, waitedOn);
+        const outage = { failed: (err: unknown) => log.warn({ err, jobId: key.id }, 'a resumed AG-UI stream is waiting for the storage'), succeeded: () => undefined };
+        for await (const entry of followJournal<BundleFrame>(journal, key, after, signal, { finish, outage })) {
+          yield entry;
+          if (isTerminalFrame(entry.event)) return;
+        }
+        if (finish.aborted && !signal.aborted) yield { seq: 0, event: { type: 'RUN_ERROR', message: RUN_HOST_STOPPED } };
+      },
+      // The continuation executes in the background lane: closing this stream leaves it running (poll it).
+      cancel: () => undefined,
+      release: () => slot.release(),
+    };
+    return { jobId, stream: onThread(stream, threadId) };
+  }
+
   /** An unopened stream reservation past its TTL ends as reclaimed; answers the run as it now stands. */
   async #reclaimed(principal: Principal, run: BundleRunRecord | undefined): Promise<BundleRunRecord | undefined> {
     if (run === undefined || !reservationLapsed(run, this.#options.clock.now())) return run;
@@ -173,4 +240,17 @@ export class BundleRunService {
 
 function reservationLapsed(run: BundleRunRecord, now: number): boolean {
   return run.status === 'Queued' && run.reservationExpiresAt !== null && run.reservationExpiresAt <= now;
+}
+
+/** The journal position of the interrupt frame that stopped the run for `approvalId` (0 when none is found). */
+async function interruptSeq(journal: BundleRunStore['journal'], key: RecordKey, approvalId: string): Promise<number> {
+  let after = 0;
+  for (;;) {
+    const page = await journal.events<BundleFrame>(key, after, 500);
+    for (const { seq, event } of page) {
+      if (event.type === 'RUN_FINISHED' && event.outcome?.interrupts.some((interrupt) => interrupt.id === approvalId) === true) return seq;
+    }
+    if (page.length < 500) return 0;
+    after = page.at(-1)!.seq;
+  }
 }

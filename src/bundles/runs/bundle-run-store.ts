@@ -9,7 +9,9 @@ import type { InsertResult, RecordKey, Storage, StoredRecord } from '../../platf
 import { isTerminal, type BundleRunRecord, type QueuedRun } from './run-record.js';
 
 export const RUN_COLLECTION = 'bundle-run';
-export const LIVE_STATES: readonly string[] = ['Queued', 'Running'];
+/** Parked: the run waits for a person's decision; it executes nowhere and holds no lease (DESIGN.md §13). */
+export const PARKED = 'Parked';
+export const LIVE_STATES: readonly string[] = ['Queued', 'Running', PARKED];
 /** The lease holder of a run reserved for a stream until a stream claims it. */
 export const STREAM_RESERVATION = 'stream-reservation';
 

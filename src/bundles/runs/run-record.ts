@@ -2,7 +2,9 @@
 // result exists only on Succeeded and an error only on Failed. The execution input (seed messages, the
 // envelope captured at start-run) is carried while the run is live and dropped once it ends; the poll
 // projection never reads it.
+import type { ConversationCheckpoint } from '../../agent/index.js';
 import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { ApprovalVerdict } from '../../tools/index.js';
 import type { RunError } from './run-errors.js';
 
 export type RunMode = 'background' | 'stream';
@@ -13,6 +15,29 @@ export interface RunInput {
   readonly conversationId: string | null;
   /** Resolved from the credential that STARTED the run, at start-run (SPEC.md rule 1). */
   readonly envelope: ResolvedEnvelope;
+  /** The starter's name or preferred_username claim (approvals say who asked); absent on older runs. */
+  readonly requestedBy?: string | null;
+}
+
+/** The tool call a parked run waits on, as its poll lists it (DESIGN.md §13 `pendingApprovals`). */
+export interface WaitingCall {
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly operation: string;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+}
+
+/**
+ * A run stopped for a person's decision: where its conversation goes on from, what its sub-agents had
+ * spent, the call it waits on, and — once decided — the verdict the call is made again with.
+ */
+export interface ParkedConversation {
+  readonly checkpoint: ConversationCheckpoint;
+  readonly delegatedUsage: RunUsage;
+  readonly waiting: WaitingCall;
+  readonly verdict?: ApprovalVerdict;
 }
 
 export interface RunOutcome {
@@ -48,6 +73,8 @@ export interface RunningRun extends RunBase {
   readonly status: 'Running';
   readonly input: RunInput;
   readonly startedAt: number;
+  /** Set while the run waits for a person (stored state Parked) and when it resumes from that. */
+  readonly parked?: ParkedConversation;
 }
 
 export interface SucceededRun extends RunBase {

@@ -31,8 +31,21 @@ export function toRunResponse(run: BundleRunRecord): BundleRunResponse {
   switch (status) {
     case 'Queued':
       return { jobId, status, createdAt, error: null, startedAt: null, completedAt: null, result: null };
-    case 'Running':
-      return { jobId, status, createdAt, error: null, startedAt: isoInstant(run.startedAt), completedAt: null, result: null };
+    case 'Running': {
+      const waiting = run.parked?.verdict === undefined ? run.parked?.waiting : undefined;
+      if (waiting === undefined) return { jobId, status, createdAt, error: null, startedAt: isoInstant(run.startedAt), completedAt: null, result: null };
+      const { approvalId, toolCallId, tool, operation } = waiting;
+      return {
+        jobId,
+        status,
+        createdAt,
+        error: null,
+        startedAt: isoInstant(run.startedAt),
+        completedAt: null,
+        result: null,
+        pendingApprovals: [{ approvalId, toolCallId, tool, operation, createdAt: isoInstant(waiting.createdAt), expiresAt: waiting.expiresAt === null ? null : isoInstant(waiting.expiresAt) }],
+      };
+    }
     case 'Succeeded':
       return {
         jobId,

@@ -47,7 +47,7 @@ export async function runBundlePack(args: string[], io: PackIo): Promise<number>
     for (const warning of warnings) io.stderr(`warning: ${warning}`);
     const skills = selectSkills(manifest).map((skill) => skill.id);
     io.stdout(`packed ${out} (${entries} entries, ${size} bytes)`);
-    io.stdout(`agent ${manifest.id}${skills.length > 0 ? `; skills: ${skills.join(', ')}` : ''}${manifest.allowedTools ? `; allowed-tools: ${manifest.allowedTools.join(', ') || '(none)'}` : ''}`);
+    io.stdout(`agent ${manifest.id}${skills.length > 0 ? `; skills: ${skills.join(', ')}` : ''}${manifest.allowedTools ? `; allowed-tools: ${manifest.allowedTools.join(', ') || '(none)'}` : ''}${requireApprovalNote(manifest.requireApproval)}`);
     return 0;
   } catch (error) {
     await rm(out, { force: true });
@@ -63,4 +63,11 @@ export async function runBundlePack(args: string[], io: PackIo): Promise<number>
 function usageError(io: PackIo, message: string): number {
   io.stderr(`portcullis bundle pack: ${message}\n${BUNDLE_PACK_USAGE}`);
   return 2;
+}
+
+/** What `require-approval:` asks for, as the pack check reports it (DESIGN.md §13: it only tightens). */
+function requireApprovalNote(requireApproval: readonly string[] | 'all' | null): string {
+  if (requireApproval === null) return '';
+  const which = requireApproval === 'all' ? 'every tool call' : requireApproval.join(', ') || '(none)';
+  return `; require-approval: ${which} (asks a person when the host has approvals on)`;
 }
