@@ -225,7 +225,8 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   });
   registerCapabilitiesRoutes(app, {
     access,
-    hostToolNames: async (signal) => (await registry.all(signal)).map((tool) => tool.descriptor.name),
+    hostTools: async (signal) => (await registry.all(signal)).map((tool) => ({ name: tool.descriptor.name, riskTier: tool.descriptor.riskTier })),
+    approvalsEnabled: config.approvals.enabled,
   });
 
   // Every model call is counted (and traced) in one place, whatever the provider.

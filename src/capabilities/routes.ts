@@ -2,12 +2,13 @@
 // and which rule decided. It explains; it never widens.
 import { principalOf, problemResponses, type App } from '../platform/http/index.js';
 import type { AccessPolicy } from '../platform/access/index.js';
+import type { HostTool } from '../platform/envelope/index.js';
 import { explainCapabilities } from './service.js';
 import { CapabilitiesResponseSchema } from './schemas.js';
 
 export function registerCapabilitiesRoutes(
   app: App,
-  options: { access: AccessPolicy; hostToolNames: (signal: AbortSignal) => Promise<readonly string[]> },
+  options: { access: AccessPolicy; hostTools: (signal: AbortSignal) => Promise<readonly HostTool[]>; approvalsEnabled: boolean },
 ): void {
   app.get(
     '/api/capabilities',
@@ -22,7 +23,7 @@ export function registerCapabilitiesRoutes(
     },
     async (request) => {
       const signal = AbortSignal.timeout(10_000);
-      return explainCapabilities(options.access, principalOf(request), await options.hostToolNames(signal));
+      return explainCapabilities(options.access, principalOf(request), await options.hostTools(signal), options.approvalsEnabled);
     },
   );
 }

@@ -2,10 +2,10 @@
 // functions; no HTTP here.
 import type { AccessPolicy } from '../platform/access/index.js';
 import type { Principal } from '../platform/auth/index.js';
-import { explainTools } from '../platform/envelope/index.js';
+import { explainTools, type HostTool } from '../platform/envelope/index.js';
 import type { CapabilitiesResponse } from './schemas.js';
 
-export function explainCapabilities(access: AccessPolicy, who: Principal, hostToolNames: readonly string[]): CapabilitiesResponse {
+export function explainCapabilities(access: AccessPolicy, who: Principal, hostTools: readonly HostTool[], approvalsEnabled = false): CapabilitiesResponse {
   const envelope = access.authorize(who, 'capabilities.read');
   return {
     source: envelope.source,
@@ -13,6 +13,7 @@ export function explainCapabilities(access: AccessPolicy, who: Principal, hostTo
     allowedTools: [...envelope.allowedTools],
     allowedMcpServers: [...envelope.allowedMcpServers],
     autonomyCeiling: envelope.autonomyCeiling,
-    tools: explainTools(envelope, hostToolNames),
+    autoApproveUpTo: envelope.autoApproveUpTo ?? 'None',
+    tools: explainTools(envelope, hostTools, approvalsEnabled),
   };
 }

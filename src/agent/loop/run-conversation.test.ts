@@ -676,3 +676,32 @@ describe('runConversation: redaction and withholding', () => {
     expect(events.some((e) => 'withheld' in e)).toBe(false);
   });
 });
+
+describe('a conversation that waits for a person (DESIGN.md §13)', () => {
+  it('stops at the call that waits, after the calls before it ran; resumed, makes it again without re-announcing it and goes on through later turns', async () => {
+    const first = scriptedModel(callTools(toolCall('a', 'calculator', evaluate('1+1')), toolCall('b', 'calculator', evaluate('2+2'))));
+    const parkedRun = harness(first.model, { userMessages: ['add twice', 'thanks'] });
+    parkedRun.executeTool.mockImplementation((call) => Promise.resolve(call.toolCallId === 'b' ? { status: 'awaiting-approval', approvalId: 'ap-1' } : { status: 'succeeded', output: '2' }));
+    const parked = await parkedRun.run();
+    expect(parked.parked).toMatchObject({ turnCount: 1, toolInvocations: 2, usage: { inputTokens: 10, outputTokens: 5 }, step: { turnIndex: 0, modelCalls: 1, waiting: 1, approvalId: 'ap-1' } });
+    // The result of the call that ran is in the checkpoint; the waiting call has none yet.
+    expect(parked.parked?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(parkedRun.events.filter((e) => e.type === 'TOOL_CALL_RESULT').map((e) => e.type === 'TOOL_CALL_RESULT' && e.toolCallId)).toEqual(['a']);
+    expect(parkedRun.events.at(-1)).toEqual({ type: 'TOOL_CALL_END', toolCallId: 'b' });
+
+    const second = scriptedModel(say('Both are done.'), say('You are welcome.'));
+    const resumed = harness(second.model, { userMessages: ['add twice', 'thanks'], resume: parked.parked! });
+    resumed.executeTool.mockImplementation(() => Promise.resolve({ status: 'denied', rejected: true }));
+    const outcome = await resumed.run();
+    expect(resumed.executeTool).toHaveBeenCalledTimes(1);
+    expect(resumed.executeTool.mock.calls[0]![0]).toMatchObject({ toolCallId: 'b', name: 'calculator' });
+    // No second START/ARGS/END for the waiting call: its result comes first.
+    expect(resumed.events[0]).toMatchObject({ type: 'TOOL_CALL_RESULT', toolCallId: 'b', content: 'Tool call rejected by an approver.' });
+    expect(resumed.events.some((e) => e.type === 'TOOL_CALL_START')).toBe(false);
+    // The model is sent the transcript with the rejection, then the next turn follows.
+    expect(second.requests[0]!.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'b', content: 'Tool call rejected by an approver.' });
+    expect(outcome).toMatchObject({ conversationSucceeded: true, finalResponse: 'You are welcome.', turnCount: 2, totalToolInvocations: 2, usage: { inputTokens: 30, outputTokens: 15 } });
+    expect(outcome.parked).toBeUndefined();
+    expect(outcome.newMessages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'user', 'assistant']);
+  });
+});

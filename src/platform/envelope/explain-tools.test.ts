@@ -43,17 +43,28 @@ describe('explainTools', () => {
     },
     { w: who(null), tool: 'mcp__fs', granted: false, reason: "denied: 'mcp__fs' is not a tool name" },
   ])('explains $tool for $w.subjectId / $w.roles / anonymous $w.anonymous: $reason', ({ w, tool, granted, reason }) => {
-    expect(explainTools(resolveEnvelope(config, w), [tool])).toEqual([{ name: tool, granted, reason }]);
+    expect(explainTools(resolveEnvelope(config, w), [{ name: tool, riskTier: 'Trivial' }])).toEqual([{ name: tool, granted, reason }]);
   });
 
   it('lists every host tool once, in the order given', () => {
     const names = ['text', 'clock', 'memory', 'json'];
-    const explained = explainTools(resolveEnvelope(config, who(null, ['Harness.A', 'Harness.B'])), names);
+    const explained = explainTools(resolveEnvelope(config, who(null, ['Harness.A', 'Harness.B'])), names.map((name) => ({ name, riskTier: 'Low' })));
     expect(explained.map((e) => [e.name, e.granted])).toEqual([
       ['text', true],
       ['clock', false],
       ['memory', false],
       ['json', false],
     ]);
+  });
+
+  it('says a person approves each call under Supervised with approvals on, unless AutoApproveUpTo covers the tool', () => {
+    const supervised = (autoApproveUpTo: 'None' | 'Trivial') =>
+      resolveEnvelope({ default: { ...grant(['clock', 'http_fetch'], [], 'Supervised'), autoApproveUpTo }, bySubject: {}, byRole: {} }, who(null));
+    const tools = [{ name: 'clock', riskTier: 'Trivial' }, { name: 'http_fetch', riskTier: 'High' }];
+    expect(explainTools(supervised('Trivial'), tools, true).map((e) => e.reason)).toEqual([
+      'granted by default envelope; auto-approved up to Trivial',
+      'granted by default envelope; a person approves each call (Supervised ceiling)',
+    ]);
+    expect(explainTools(supervised('None'), tools, false)[0]!.reason).toMatch(/execution denied: autonomy ceiling Supervised/);
   });
 });

@@ -6,6 +6,6 @@ export type { ToolDecision, ToolDenialReason } from './tool-decision.js';
 export { decideTool } from './decide-tool.js';
 export { decideExecution, type ApprovalRule, type ExecutionDecision, type Supervision } from './decide-execution.js';
 export { autoApproveTiers, autoApproves, minAutoApprove, type AutoApproveTier } from './auto-approve.js';
-export { explainTools, type ToolExplanation } from './explain-tools.js';
+export { explainTools, type HostTool, type ToolExplanation } from './explain-tools.js';
 export { parseMcpToolName, type McpToolName } from './mcp-tool-name.js';
 export { parseToolPattern, type ToolPattern } from './tool-pattern.js';

@@ -23,6 +23,6 @@ describe('the shipped default envelope', () => {
       expect(decideExecution(resolved, tool).allowed).toBe(false);
       expect(decideExecution(narrowEnvelope(resolved, hostTools), tool).allowed).toBe(false);
     }
-    expect(explainTools(resolved, hostTools).every((entry) => !entry.granted)).toBe(true);
+    expect(explainTools(resolved, hostTools.map((name) => ({ name, riskTier: 'Trivial' }))).every((entry) => !entry.granted)).toBe(true);
   });
 });
