@@ -65,6 +65,13 @@ describe('portcullis token', () => {
     expect(claims.exp! - claims.iat!).toBe(900);
     expect(claims).not.toHaveProperty('roles');
     expect(claims).not.toHaveProperty('oid');
+    expect(claims).not.toHaveProperty('name');
+  });
+
+  it('adds a name claim with --name (how approvals name the person)', async () => {
+    const io = capture();
+    expect(await runToken(['--sub', 'vera', '--name', 'Vera', '--state', join(cwd, 'idp-state')], io)).toBe(0);
+    expect(decodeJwt(io.out[0]!)).toMatchObject({ sub: 'vera', name: 'Vera' });
   });
 
   it.each([
@@ -73,6 +80,7 @@ describe('portcullis token', () => {
     ['an unknown flag', ['--sub', 'a', '--audience', 'x']],
     ['a positional argument', ['--sub', 'a', 'extra']],
     ['a malformed --ttl', ['--sub', 'a', '--ttl', 'soon']],
+    ['an empty --name', ['--sub', 'a', '--name', ' ']],
   ])('exits 2 with a usage line for %s', async (_title, args) => {
     const io = capture();
     expect(await runToken(args, io)).toBe(2);
