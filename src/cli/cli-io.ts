@@ -26,6 +26,7 @@ export const USAGE = [
   'commands that talk to a running service (--url/--token or PORTCULLIS_URL/PORTCULLIS_TOKEN; --json; --help on each):',
   '  eval run DATASET... [--wait] [--junit FILE]      run evals; exit 0 on Pass, 1 on Fail, 3 when refused',
   '  workflow submit FILE | run ID [--watch] | approve|reject JOB APPROVAL',
+  '  approvals list [--to-decide] [--status S] | decide ID approve|reject [--comment T] [--payload JSON]',
   '  bundle run DIR-or-ZIP --message TEXT... [--stream]   upload (packing a folder) and run a conversation',
   '',
   'options:',

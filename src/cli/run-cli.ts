@@ -25,6 +25,7 @@ const commands: Readonly<Record<string, Command>> = {
       : (await import('./bundle-pack/index.js')).runBundle(args, io),
   eval: async (args, io) => (await import('./remote/index.js')).runEvalCommand(args, remote(io)),
   workflow: async (args, io) => (await import('./remote/index.js')).runWorkflowCommand(args, remote(io)),
+  approvals: async (args, io) => (await import('./remote/index.js')).runApprovalsCommand(args, remote(io)),
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -1,13 +1,14 @@
 // The CLI on the typed client (issue 13), as a CI job runs it: the built `portcullis` executable
 // spawned against a running service, configured by PORTCULLIS_URL/PORTCULLIS_TOKEN or --url/--token.
 // Exit codes: 0 done (eval Pass), 1 failed (eval Fail), 2 bad usage, 3 refused or unreachable.
+// Approvals are on (DESIGN §13), so gates are also routed to the default approver role.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'portcullis/client';
 import { runCli } from '../helpers/cli-process.js';
-import { startLiveService, type LiveService } from '../helpers/live-service.js';
+import { ROLES, startLiveService, type LiveService } from '../helpers/live-service.js';
 import { AGENT_MD } from './bundles-harness.js';
 
 let live: LiveService;
@@ -26,17 +27,54 @@ const GATED = {
   edges: [{ from: 'add', to: 'sign-off' }],
 };
 
+/** A gate whose Approve must carry `{ version: string }` (DESIGN §13 typed decisions). */
+const TYPED = {
+  name: 'typed-release',
+  steps: [
+    {
+      name: 'pick-version',
+      type: 'HumanGate',
+      configuration: {
+        type: 'HumanGate',
+        message: 'Which version?',
+        responseSchema: { type: 'object', required: ['version'], properties: { version: { type: 'string' } }, additionalProperties: false },
+      },
+    },
+  ],
+  edges: [],
+};
+
+/** The approval id in the hint `workflow run --watch` prints at a gate, and the run's job id from its first line. */
+function parkedAt(watchedStdout: string): { jobId: string; approvalId: string } {
+  const [, jobId] = /^run (\S+): /m.exec(watchedStdout)!;
+  const [, approvalId] = /npx portcullis approvals decide (?:-- )?(\S+) approve/.exec(watchedStdout)!;
+  return { jobId: jobId!, approvalId: approvalId! };
+}
+
+/** The run's status once it is `until`, or whatever it is after 15 s. */
+async function runStatus(token: string, workflowId: string, jobId: string, until = 'Succeeded'): Promise<string> {
+  const client = createClient({ baseUrl: live.url, token });
+  let status = '';
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline && status !== until; ) {
+    const { data } = await client.api.GET('/api/workflows/{workflowId}/runs/{jobId}', { params: { path: { workflowId, jobId } } });
+    status = data!.status;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return status;
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'portcullis-cli-client-'));
   const datasets = join(dir, 'datasets');
   await mkdir(datasets);
   await writeFile(join(datasets, 'greet.jsonl'), `${JSON.stringify({ id: 'hello', input: 'hello', assert: [{ type: 'contains', value: 'You said: hello' }] })}\n`);
   await writeFile(join(datasets, 'broken.jsonl'), `${JSON.stringify({ id: 'nope', input: 'hello', assert: [{ type: 'contains', value: 'never said' }] })}\n`);
-  live = await startLiveService({ Evaluation: { DatasetRoots: [datasets] } });
+  live = await startLiveService({ Evaluation: { DatasetRoots: [datasets] }, Approvals: { Enabled: true } });
   env = { PORTCULLIS_URL: live.url, PORTCULLIS_TOKEN: await live.token('ci-user') };
   await mkdir(join(dir, 'agent'));
   await writeFile(join(dir, 'agent', 'AGENT.md'), AGENT_MD);
   await writeFile(join(dir, 'release.json'), JSON.stringify(GATED));
+  await writeFile(join(dir, 'typed-release.json'), JSON.stringify(TYPED));
   await writeFile(join(dir, 'broken.yaml'), 'name: broken\nsteps: []\n');
 }, 60_000);
 afterAll(async () => {
@@ -104,29 +142,21 @@ describe('portcullis workflow', () => {
     const watched = await cli(['workflow', 'run', workflowId, '--watch', '--input', '{"version":"1.2"}']);
     expect(watched.code).toBe(0);
     expect(watched.stdout).toMatch(/add:? Succeeded/);
-    const [, jobId, approvalId] = /portcullis workflow approve (?:-- )?(\S+) (\S+)/.exec(watched.stdout)!;
+    const { jobId, approvalId } = parkedAt(watched.stdout);
 
-    const approved = await cli(['workflow', 'approve', '--comment', 'ship it', '--', jobId!, approvalId!]);
+    const approved = await cli(['workflow', 'approve', '--comment', 'ship it', '--', jobId, approvalId]);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`approved ${approvalId}`);
-    const client = createClient({ baseUrl: live.url, token: env.PORTCULLIS_TOKEN! });
-    let status = '';
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline && status !== 'Succeeded'; ) {
-      const { data } = await client.api.GET('/api/workflows/{workflowId}/runs/{jobId}', { params: { path: { workflowId, jobId: jobId! } } });
-      status = data!.status;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    expect(status).toBe('Succeeded');
+    expect(await runStatus(env.PORTCULLIS_TOKEN!, workflowId, jobId)).toBe('Succeeded');
   });
 
   it('rejects, and a watched run that fails exits 1', async () => {
     const workflowId = (JSON.parse((await cli(['workflow', 'submit', 'release.json', '--json'])).stdout) as { id: string }).id;
-    const parked = await cli(['workflow', 'run', workflowId, '--watch']);
-    const [, jobId, approvalId] = /portcullis workflow approve (?:-- )?(\S+) (\S+)/.exec(parked.stdout)!;
-    const rejected = await cli(['workflow', 'reject', '--json', '--', jobId!, approvalId!]);
+    const { jobId, approvalId } = parkedAt((await cli(['workflow', 'run', workflowId, '--watch'])).stdout);
+    const rejected = await cli(['workflow', 'reject', '--json', '--', jobId, approvalId]);
     expect(rejected.code).toBe(0);
     expect(JSON.parse(rejected.stdout)).toEqual({ approvalId, decision: 'Reject' });
-    const again = await cli(['workflow', 'reject', '--', jobId!, approvalId!]);
+    const again = await cli(['workflow', 'reject', '--', jobId, approvalId]);
     expect(again.code).toBe(3);
   });
 
@@ -135,6 +165,78 @@ describe('portcullis workflow', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('the service refused: 400');
     expect(result.stderr).toMatch(/missing-field/);
+  });
+});
+
+describe('portcullis approvals', () => {
+  /** The run's owner and an approver (the default Approvals:ApproverRoles), each with a name the service shows. */
+  let owner: Record<string, string>;
+  let approver: Record<string, string>;
+  beforeAll(async () => {
+    owner = { PORTCULLIS_URL: live.url, PORTCULLIS_TOKEN: await live.idp.mintToken({ sub: 'release-owner', name: 'Rita Release', roles: ROLES }) };
+    approver = { PORTCULLIS_URL: live.url, PORTCULLIS_TOKEN: await live.idp.mintToken({ sub: 'approver', name: 'Alex Approver', roles: ['Harness.Approvals.Decide'] }) };
+  });
+
+  /** Submits a definition as the owner and runs it with --watch up to its gate. */
+  async function parkRun(file: string): Promise<{ workflowId: string; jobId: string; approvalId: string }> {
+    const workflowId = (JSON.parse((await cli(['workflow', 'submit', file, '--json'], owner)).stdout) as { id: string }).id;
+    const watched = await cli(['workflow', 'run', workflowId, '--watch'], owner);
+    expect(watched.code).toBe(0);
+    return { workflowId, ...parkedAt(watched.stdout) };
+  }
+
+  it('lists a pending gate approval to its owner: id, kind, status, step, who asked, time left (and as JSON)', async () => {
+    const { approvalId } = await parkRun('release.json');
+    const listed = await cli(['approvals', 'list'], owner);
+    expect(listed.code).toBe(0);
+    const line = listed.stdout.split('\n').find((l) => l.startsWith(`${approvalId} `));
+    expect(line).toMatch(/ HumanGate +Pending +step sign-off +requested by Rita Release +expires in (23h 59m|1d 0h)$/);
+    const json = await cli(['approvals', 'list', '--json'], owner);
+    expect((JSON.parse(json.stdout) as { approvals: unknown[] }).approvals).toContainEqual(
+      expect.objectContaining({ approvalId, kind: 'HumanGate', status: 'Pending', stepName: 'sign-off', requestedBy: 'Rita Release' }),
+    );
+  });
+
+  it('--to-decide lists the approvals routed to the caller’s approver role, not the caller’s own', async () => {
+    const { approvalId } = await parkRun('release.json');
+    const toDecide = await cli(['approvals', 'list', '--to-decide'], approver);
+    expect(toDecide.code).toBe(0);
+    expect(toDecide.stdout).toMatch(new RegExp(`^${approvalId} +HumanGate +Pending +step sign-off +requested by Rita Release`, 'm'));
+    expect((await cli(['approvals', 'list'], approver)).stdout.trim()).toBe('no Pending approvals of your runs');
+    expect((await cli(['approvals', 'list', '--to-decide'], owner)).stdout).not.toContain(approvalId);
+  });
+
+  it('decide approve prints the status and the run goes on; the same decision again is 0, a different one or an unknown id exits 3', async () => {
+    const { workflowId, jobId, approvalId } = await parkRun('release.json');
+    const approved = await cli(['approvals', 'decide', approvalId, 'approve', '--comment', 'ship it'], approver);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout.trim()).toBe(`approval ${approvalId} Approved (decided by Alex Approver)`);
+    expect(await runStatus(owner.PORTCULLIS_TOKEN!, workflowId, jobId)).toBe('Succeeded');
+
+    expect((await cli(['approvals', 'decide', approvalId, 'approve'], approver)).code).toBe(0);
+    const conflict = await cli(['approvals', 'decide', approvalId, 'reject'], approver);
+    expect(conflict.code).toBe(3);
+    expect(conflict.stderr).toContain('the service refused: 409 Conflict: The approval is approved; it can no longer be decided that way.');
+    const unknown = await cli(['approvals', 'decide', 'NoSuchApproval0000000000', 'approve'], approver);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('404');
+    const decided = await cli(['approvals', 'list', '--status', 'approved'], owner);
+    expect(decided.stdout).toMatch(new RegExp(`^${approvalId} +HumanGate +Approved .* decided by Alex Approver$`, 'm'));
+  });
+
+  it('decide approve with a payload the responseSchema refuses prints the violations and exits 3; a valid payload approves', async () => {
+    const { workflowId, jobId, approvalId } = await parkRun('typed-release.json');
+    const refused = await cli(['approvals', 'decide', approvalId, 'approve', '--payload', '{"version":12}'], owner);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('the service refused: 400');
+    expect(refused.stderr.split('\n')).toContain('  payload/version must be string');
+    expect((await cli(['approvals', 'decide', approvalId, 'approve', '--payload', '{version:12}'], owner)).code).toBe(2);
+
+    const approved = await cli(['approvals', 'decide', approvalId, 'approve', '--payload', '{"version":"1.2"}', '--json'], owner);
+    expect(approved.code).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ approvalId, status: 'Approved', decision: { decision: 'Approve', payload: { version: '1.2' } } });
+    expect(await runStatus(owner.PORTCULLIS_TOKEN!, workflowId, jobId)).toBe('Succeeded');
   });
 });
 
@@ -177,6 +279,9 @@ describe('help and version', () => {
     ['workflow', 'approve', '--help'],
     ['workflow', 'reject', '-h'],
     ['bundle', 'run', '--help'],
+    ['approvals', '--help'],
+    ['approvals', 'list', '--help'],
+    ['approvals', 'decide', '--help'],
   ])('portcullis %s %s … lists its options and exits 0', async (...args) => {
     const result = await cli(args, {});
     expect(result.code).toBe(0);
@@ -193,6 +298,17 @@ describe('help and version', () => {
     expect(help).toMatch(/--parallelism N\s+.*\(default: 4\)/);
     expect(help).toMatch(/--poll-interval MS\s+.*\(default: 1000\)/);
     expect(help).toContain('exit codes: 0 done');
+  });
+
+  it('prints the usage of approvals decide with its options, and lists approvals in the top-level help', async () => {
+    const help = (await cli(['approvals', 'decide', '--help'], {})).stdout;
+    expect(help).toMatch(/^usage: portcullis approvals decide APPROVAL_ID approve\|reject \[options\]\n/);
+    expect(help).toMatch(/--comment TEXT\s+A comment stored with the decision\./);
+    expect(help).toMatch(/--payload JSON\s+The typed answer/);
+    expect(help).toContain('exit codes: 0 done');
+    expect((await cli(['approvals', 'list', '--help'], {})).stdout).toMatch(/--to-decide\s+.*\(default: false\)\n.*--status STATUS\s+.*\(default: Pending\)/);
+    expect((await cli(['approvals', '--help'], {})).stdout).toContain('decide APPROVAL_ID approve|reject');
+    expect((await cli(['--help'], {})).stdout).toContain('approvals list [--to-decide]');
   });
 
   it('prints the package version with --version', async () => {

@@ -14,3 +14,6 @@ export const EXIT_NOTES = [
   'exit codes: 0 done (eval: verdict Pass or Warn), 1 failed (eval: verdict Fail; a run Failed or Cancelled),',
   '            2 bad usage, 3 the service refused (its problem is printed) or could not be reached',
 ];
+
+/** The notes under every remote command's --help: where the connection comes from, then the exit codes. */
+export const REMOTE_NOTES = ['environment: PORTCULLIS_URL, PORTCULLIS_TOKEN', ...EXIT_NOTES];

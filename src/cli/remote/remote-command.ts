@@ -1,6 +1,7 @@
 // Runs a command that talks to a service: parses its spec (--help exits 0, bad usage exits 2),
 // connects with --url/--token or the environment, and turns what the service refuses into exit 3
-// with the problem printed (as JSON with --json), and an unreachable service into exit 3 too.
+// with the problem printed (as JSON with --json; its diagnostics or violations one a line), and an
+// unreachable service into exit 3 too.
 import { isPortcullisProblem, type PortcullisClient } from '../../client/index.js';
 import type { CommandIo } from '../cli-io.js';
 import { helpText, parseCommand, usageLine, type CommandSpec } from './command-spec.js';
@@ -46,6 +47,7 @@ export async function runRemote(spec: CommandSpec, args: string[], io: RemoteIo,
       for (const d of (error.problem.diagnostics as Array<{ code: string; step?: string; message: string }> | undefined) ?? []) {
         io.stderr(`  ${d.code}${d.step !== undefined ? ` (${d.step})` : ''}: ${d.message}`);
       }
+      for (const violation of (error.problem.violations as string[] | undefined) ?? []) io.stderr(`  ${violation}`);
       return EXIT.refused;
     }
     if (io.signal.aborted) {
@@ -58,6 +60,16 @@ export async function runRemote(spec: CommandSpec, args: string[], io: RemoteIo,
     }
     throw error;
   }
+}
+
+/** What a command group (`workflow`, `approvals`, `eval`) answers to anything but one of its subcommands: its usage for --help (exit 0), else bad usage (exit 2). */
+export function groupUsage(group: string, usage: string, subcommand: string | undefined, io: RemoteIo): number {
+  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {
+    io.stdout(usage);
+    return EXIT.ok;
+  }
+  io.stderr(`portcullis ${group}: ${subcommand === undefined ? 'a subcommand is needed' : `unknown subcommand '${subcommand}'`}\n${usage}`);
+  return EXIT.usage;
 }
 
 function describeCause(error: TypeError): string {

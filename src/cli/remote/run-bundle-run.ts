@@ -11,7 +11,7 @@ import { checkArchive } from '../bundle-pack/check-archive.js';
 import { zipFolder } from '../bundle-pack/zip-folder.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
-import { EXIT, EXIT_NOTES } from './exit-codes.js';
+import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { runRemote, UsageError, type RemoteIo } from './remote-command.js';
 import { Transcript } from './transcript.js';
 
@@ -27,7 +27,7 @@ export const BUNDLE_RUN_SPEC: CommandSpec = {
     keep: { type: 'boolean', default: false, description: 'Keep the uploaded handle afterwards (it is deleted otherwise).' },
     ...CONNECTION_OPTIONS,
   },
-  notes: ['environment: PORTCULLIS_URL, PORTCULLIS_TOKEN', ...EXIT_NOTES],
+  notes: REMOTE_NOTES,
 };
 
 export async function runBundleRunCommand(args: string[], io: RemoteIo): Promise<number> {

@@ -6,9 +6,9 @@ import { dirname, resolve } from 'node:path';
 import { unwrap, type EvalRun } from '../../client/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
-import { EXIT, EXIT_NOTES } from './exit-codes.js';
+import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { createProgress } from './progress.js';
-import { runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 export const EVAL_RUN_SPEC: CommandSpec = {
   name: 'eval run',
@@ -24,21 +24,14 @@ export const EVAL_RUN_SPEC: CommandSpec = {
     'poll-interval': { type: 'string', value: 'MS', default: '1000', description: 'Milliseconds between status polls while waiting.' },
     ...CONNECTION_OPTIONS,
   },
-  notes: ['environment: PORTCULLIS_URL, PORTCULLIS_TOKEN', ...EXIT_NOTES],
+  notes: REMOTE_NOTES,
 };
 
 export const EVAL_USAGE = ['usage: portcullis eval run DATASET... [options]', '', 'subcommands:', '  run   start an evaluation run (see portcullis eval run --help)'].join('\n');
 
 export async function runEvalCommand(args: string[], io: RemoteIo): Promise<number> {
   const [subcommand, ...rest] = args;
-  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {
-    io.stdout(EVAL_USAGE);
-    return EXIT.ok;
-  }
-  if (subcommand !== 'run') {
-    io.stderr(`portcullis eval: ${subcommand === undefined ? 'a subcommand is needed' : `unknown subcommand '${subcommand}'`}\n${EVAL_USAGE}`);
-    return EXIT.usage;
-  }
+  if (subcommand !== 'run') return groupUsage('eval', EVAL_USAGE, subcommand, io);
   return runRemote(EVAL_RUN_SPEC, rest, io, async ({ values, positionals, client, json }) => {
     if (positionals.length === 0) throw new UsageError('name at least one dataset');
     const body = {

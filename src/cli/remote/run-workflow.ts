@@ -8,17 +8,16 @@ import { unwrap, type PortcullisClient, type Schema, type WorkflowProgressFrame 
 import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
-import { EXIT, EXIT_NOTES } from './exit-codes.js';
-import { runRemote, UsageError, type RemoteIo } from './remote-command.js';
-
-const NOTES = ['environment: PORTCULLIS_URL, PORTCULLIS_TOKEN', ...EXIT_NOTES];
+import { EXIT, REMOTE_NOTES } from './exit-codes.js';
+import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { approvalsOf, DECISION_COMMENT_OPTION, decideHint } from './run-approvals.js';
 
 export const WORKFLOW_SUBMIT_SPEC: CommandSpec = {
   name: 'workflow submit',
   positionals: 'FILE',
   summary: 'Submit a workflow definition from a JSON or YAML file; prints its id (every diagnostic at once when refused).',
   options: { ...CONNECTION_OPTIONS },
-  notes: NOTES,
+  notes: REMOTE_NOTES,
 };
 
 export const WORKFLOW_RUN_SPEC: CommandSpec = {
@@ -30,15 +29,15 @@ export const WORKFLOW_RUN_SPEC: CommandSpec = {
     watch: { type: 'boolean', default: false, description: 'Follow the run’s progress stream (exit 1 when it fails).' },
     ...CONNECTION_OPTIONS,
   },
-  notes: NOTES,
+  notes: REMOTE_NOTES,
 };
 
 const decisionSpec = (verb: 'approve' | 'reject'): CommandSpec => ({
   name: `workflow ${verb}`,
   positionals: 'JOB_ID APPROVAL_ID',
-  summary: `${verb === 'approve' ? 'Approve' : 'Reject'} a pending approval of a run (portcullis workflow run --watch prints both ids).`,
-  options: { comment: { type: 'string', value: 'TEXT', description: 'A comment stored with the decision.' }, ...CONNECTION_OPTIONS },
-  notes: NOTES,
+  summary: `${verb === 'approve' ? 'Approve' : 'Reject'} a pending approval of a run (portcullis workflow run --watch prints the job id first, the approval id at the gate).`,
+  options: { comment: DECISION_COMMENT_OPTION, ...CONNECTION_OPTIONS },
+  notes: REMOTE_NOTES,
 });
 export const WORKFLOW_APPROVE_SPEC = decisionSpec('approve');
 export const WORKFLOW_REJECT_SPEC = decisionSpec('reject');
@@ -99,14 +98,8 @@ export async function runWorkflowCommand(args: string[], io: RemoteIo): Promise<
         io.stdout(json ? JSON.stringify(decided) : `${decided.decision === 'Approve' ? 'approved' : 'rejected'} ${approvalId}; the run goes on`);
         return EXIT.ok;
       });
-    case '--help':
-    case '-h':
-    case 'help':
-      io.stdout(WORKFLOW_USAGE);
-      return EXIT.ok;
     default:
-      io.stderr(`portcullis workflow: ${subcommand === undefined ? 'a subcommand is needed' : `unknown subcommand '${subcommand}'`}\n${WORKFLOW_USAGE}`);
-      return EXIT.usage;
+      return groupUsage('workflow', WORKFLOW_USAGE, subcommand, io);
   }
 }
 
@@ -138,23 +131,22 @@ async function watch(client: PortcullisClient, workflowId: string, jobId: string
   for await (const { frame } of client.workflowProgress(workflowId, jobId, { signal: io.signal })) {
     last = frame;
     if (json) io.stdout(JSON.stringify(frame));
-    else io.stdout(describeFrame(frame, jobId));
+    else io.stdout(describeFrame(frame));
   }
   if (last?.type === 'PARKED') return EXIT.ok;
   const status = last?.type === 'FINISHED' || last?.type === 'SNAPSHOT' ? last.status : undefined;
   return status === 'Succeeded' ? EXIT.ok : EXIT.failed;
 }
 
-/** One line per progress frame; at a gate, the exact command that answers it. */
-export function describeFrame(frame: WorkflowProgressFrame, jobId: string): string {
+/** One line per progress frame; at a gate, the exact command that approves it (`approvals decide`, runnable as printed). */
+export function describeFrame(frame: WorkflowProgressFrame): string {
   switch (frame.type) {
     case 'SNAPSHOT':
       return `run ${frame.jobId}: ${frame.status}${frame.steps.length > 0 ? ` (${frame.steps.map((s) => `${s.name} ${s.status}`).join(', ')})` : ''}`;
     case 'STEP':
       return `step ${frame.stepName}: ${frame.status}${frame.error ? ` (${frame.error})` : ''}`;
     case 'PARKED':
-      // Opaque ids may begin with '-': after '--' they stay ids instead of reading as options.
-      return `waiting for approval at step ${frame.stepName}: portcullis workflow approve ${jobId.startsWith('-') || frame.approvalId.startsWith('-') ? '-- ' : ''}${jobId} ${frame.approvalId}   (or reject)`;
+      return `waiting for approval at step ${frame.stepName}: ${decideHint(frame.approvalId)}   (or reject)`;
     case 'FINISHED':
       return `run ${frame.status}${frame.error ? `: ${frame.error}` : ''}`;
     case 'GAP':
@@ -164,12 +156,6 @@ export function describeFrame(frame: WorkflowProgressFrame, jobId: string): stri
 
 /** The workflow a pending approval belongs to, from the caller's approval list. */
 async function workflowOfApproval(client: PortcullisClient, jobId: string, approvalId: string): Promise<string | undefined> {
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await unwrap(client.api.GET('/api/approvals', { params: { query: { limit: 200, ...(cursor ? { cursor } : {}) } } }));
-    const found = page.approvals.find((a) => a.jobId === jobId && a.approvalId === approvalId);
-    if (found) return found.workflowId;
-    if (page.nextCursor === null) return undefined;
-    cursor = page.nextCursor;
-  }
+  for await (const approval of approvalsOf(client)) if (approval.jobId === jobId && approval.approvalId === approvalId) return approval.workflowId;
+  return undefined;
 }
