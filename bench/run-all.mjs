@@ -23,6 +23,7 @@ const benches = [
   'takeover',
   'metrics-cost', // issue 12
   'lane-fairness', // issue 22
+  'approvals', // issue 23
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {

@@ -135,6 +135,21 @@ describe('supervised workflow steps and the approval contract (approvals on, sel
     const call = approvalsOf(log, 'tool.call.decided').filter((line) => line['owner'] === 'sub:sam' && line['surface'] === 'workflow');
     expect(call.at(-1)).toMatchObject({ verdict: 'allowed', tool: 'clock', denial: null });
     expect(call.at(-1)!['reason']).toMatch(/approved by Vera/);
+    const metrics = new Exposition((await t.app.inject({ method: 'GET', url: '/metrics' })).body);
+    expect(metrics.count('portcullis_approval_wait_seconds', { kind: 'ToolCall', outcome: 'approved' })).toBe(1);
+  });
+
+  it('counts what waits for a person in portcullis_approvals_pending (as the sweep last counted)', async () => {
+    const id = await submit(t.app, chain('counted', gateStep('count', 'Count me?')), sam);
+    const { statusUrl } = await start(t.app, id, undefined, sam);
+    await pollUntil(t.app, statusUrl, statusIs('Blocked'), sam);
+    const pending = await eventually(async () => {
+      const metrics = new Exposition((await t.app.inject({ method: 'GET', url: '/metrics' })).body);
+      const value = metrics.value('portcullis_approvals_pending', { kind: 'HumanGate' });
+      return value >= 1 ? value : undefined;
+    });
+    expect(pending).toBeGreaterThanOrEqual(1);
+    await t.app.inject({ method: 'DELETE', url: statusUrl, headers: sam });
   });
 
   it('fails the step with the rejection text when an approver rejects, and audits the call as denied (approval)', async () => {
