@@ -93,7 +93,7 @@ function Page({ route }: { route: string[] }) {
       return id === undefined ? <ToolsPage /> : <ToolPage name={id} />;
     case 'approvals':
     case undefined:
-      return <ApprovalsPage />;
+      return <ApprovalsPage scope={id === 'to-decide' ? 'approver' : 'mine'} />;
     default:
       return (
         <section>

@@ -67,7 +67,6 @@ describe('console: approvals and workflows', () => {
     await page.locator('svg g[data-step="review"].dag-waiting').waitFor();
     await page.locator('tr[data-step="draft"]').getByText('Succeeded').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await screenshot(page, 'approvals');
 
     await page.getByLabel('Comment (optional)').fill('Looks right to me.');
     await page.getByRole('button', { name: 'Approve' }).click();

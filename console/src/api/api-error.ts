@@ -1,5 +1,5 @@
 // A refused API call as the console shows it: the RFC 7807 problem's title and detail (and workflow
-// diagnostics), never a stack or raw body.
+// diagnostics, approval violations), never a stack or raw body.
 import type { Diagnostic } from './types';
 
 export interface Problem {
@@ -7,6 +7,8 @@ export interface Problem {
   readonly status: number;
   readonly detail?: string;
   readonly diagnostics?: readonly Diagnostic[];
+  /** What a typed answer broke in an approval's responseSchema (a 400 from a decision). */
+  readonly violations?: readonly string[];
   readonly retryAfterSeconds?: number;
 }
 
@@ -37,6 +39,7 @@ export async function problemOf(response: Response): Promise<ApiError> {
     status: response.status,
     ...(typeof body.detail === 'string' ? { detail: body.detail } : {}),
     ...(Array.isArray(body.diagnostics) ? { diagnostics: body.diagnostics as Diagnostic[] } : {}),
+    ...(Array.isArray(body.violations) ? { violations: body.violations.filter((item): item is string => typeof item === 'string') } : {}),
     ...(Number.isFinite(retry) && retry > 0 ? { retryAfterSeconds: retry } : {}),
   });
 }

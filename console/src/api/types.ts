@@ -1,4 +1,4 @@
-// The response shapes the console reads, as DESIGN §6, §7, §12 and SPEC.md define them. Only the
+// The response shapes the console reads, as DESIGN §6, §7, §12, §13 and SPEC.md define them. Only the
 // fields the pages use; every string in them may come from a model, a tool or a dataset and is
 // rendered as text.
 
@@ -9,14 +9,36 @@ export interface Page {
   readonly nextCursor: string | null;
 }
 
-export interface PendingApproval {
+/** One approval, a workflow gate or a tool call waiting for a person (DESIGN §13). */
+export interface Approval {
   readonly approvalId: string;
-  readonly workflowId: string;
+  readonly kind: 'HumanGate' | 'ToolCall';
+  readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Expired' | 'Withdrawn';
+  readonly runKind: 'bundle' | 'workflow';
   readonly jobId: string;
-  readonly stepName: string;
-  readonly message: string;
+  readonly workflowId?: string;
+  readonly handle?: string;
+  readonly stepName?: string;
+  readonly message?: string;
+  readonly tool?: string;
+  readonly operation?: string;
+  /** Redacted JSON text; null when withheld above the frame ceiling. */
+  readonly arguments?: string | null;
+  readonly riskTier?: string;
+  /** The rule that asked: HumanGate, Supervised ceiling or bundle require-approval. */
+  readonly reason: string;
+  readonly responseSchema?: Record<string, unknown>;
+  readonly requestedBy: string | null;
   readonly createdAt: string;
   readonly expiresAt: string | null;
+  readonly escalated: boolean;
+  readonly decision?: {
+    readonly decision: 'Approve' | 'Reject';
+    readonly comment?: string;
+    readonly payload?: unknown;
+    readonly decidedBy: string;
+    readonly decidedAt: string;
+  };
 }
 
 export interface WorkflowSummary {

@@ -38,3 +38,17 @@ export function prettyJson(text: string): string {
     return text;
   }
 }
+
+/** Time until `expiresAt` as of `now` (ms since the epoch): "4 min 12 s left", "expired", or "no expiry". */
+export function timeLeft(expiresAt: string | null, now: number): string {
+  if (expiresAt === null) return 'no expiry';
+  const end = new Date(expiresAt).getTime();
+  if (Number.isNaN(end)) return expiresAt;
+  if (end <= now) return 'expired';
+  const seconds = Math.floor((end - now) / 1000);
+  const [d, h, m, s] = [Math.floor(seconds / 86_400), Math.floor(seconds / 3600) % 24, Math.floor(seconds / 60) % 60, seconds % 60];
+  if (d > 0) return `${d} d ${h} h left`;
+  if (h > 0) return `${h} h ${m} min left`;
+  if (m > 0) return `${m} min ${s} s left`;
+  return `${s} s left`;
+}

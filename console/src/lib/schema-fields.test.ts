@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, parametersOf } from './schema-fields';
+import { fieldsOf, parametersOf, simpleFieldsOf } from './schema-fields';
 
 const schema = {
   type: 'object',
@@ -43,5 +43,28 @@ describe('parametersOf', () => {
     expect(parametersOf(fields, { key: 'k', value: '{' })).toEqual({ ok: false, field: 'value', message: 'must be JSON' });
     expect(parametersOf(fields, { key: 'k', value: '1', ttlSeconds: '1.5' })).toEqual({ ok: false, field: 'ttlSeconds', message: 'must be an integer' });
     expect(parametersOf(fields, { value: '1' })).toEqual({ ok: false, field: 'key', message: 'is required' });
+  });
+
+  it('leaves empty required fields out when the server is to judge them', () => {
+    expect(parametersOf(fields, { value: '1' }, { checkRequired: false })).toEqual({ ok: true, parameters: { value: 1 } });
+    expect(parametersOf(fields, { value: '{' }, { checkRequired: false })).toEqual({ ok: false, field: 'value', message: 'must be JSON' });
+  });
+});
+
+describe('simpleFieldsOf', () => {
+  it('gives inputs for an object schema of strings, numbers, integers, booleans and enums only', () => {
+    const ticket = { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string' }, urgent: { type: 'boolean' }, size: { enum: ['S', 'M'] } } };
+    expect(simpleFieldsOf(ticket)?.map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['ticket', 'string', true],
+      ['urgent', 'boolean', false],
+      ['size', 'enum', false],
+    ]);
+  });
+
+  it('answers null (a JSON textarea) for anything else', () => {
+    expect(simpleFieldsOf(schema)).toBeNull();
+    expect(simpleFieldsOf({ type: 'object' })).toBeNull();
+    expect(simpleFieldsOf({ type: 'array', items: { type: 'string' } })).toBeNull();
+    expect(simpleFieldsOf({ properties: { a: { type: 'string' } } })).toBeNull();
   });
 });

@@ -50,10 +50,28 @@ function kindOf(property: Schema): FieldKind {
   }
 }
 
+/**
+ * The fields of an object schema whose every property has an input of its own (string, number,
+ * integer, boolean, enum); null when the schema is anything else and is better entered as JSON.
+ */
+export function simpleFieldsOf(schema: unknown): Field[] | null {
+  const object = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
+  if (object.type !== 'object') return null;
+  const fields = fieldsOf(object);
+  return fields.length > 0 && fields.every((field) => field.kind !== 'json') ? fields : null;
+}
+
 export type FieldValues = Readonly<Record<string, string | boolean>>;
 
-/** The parameters object, or the first field whose value cannot be read. Empty optional fields are left out. */
-export function parametersOf(fields: readonly Field[], values: FieldValues): { ok: true; parameters: Record<string, unknown> } | { ok: false; field: string; message: string } {
+/**
+ * The parameters object, or the first field whose value cannot be read. Empty optional fields are
+ * left out; so are empty required ones with `checkRequired: false`, leaving the verdict to the server.
+ */
+export function parametersOf(
+  fields: readonly Field[],
+  values: FieldValues,
+  { checkRequired = true }: { checkRequired?: boolean } = {},
+): { ok: true; parameters: Record<string, unknown> } | { ok: false; field: string; message: string } {
   const parameters: Record<string, unknown> = {};
   for (const field of fields) {
     const value = values[field.name];
@@ -63,11 +81,11 @@ export function parametersOf(fields: readonly Field[], values: FieldValues): { o
     }
     const text = typeof value === 'string' ? value : '';
     if (text.trim() === '' && field.kind !== 'string') {
-      if (field.required) return { ok: false, field: field.name, message: 'is required' };
+      if (field.required && checkRequired) return { ok: false, field: field.name, message: 'is required' };
       continue;
     }
     if (text === '' && field.kind === 'string') {
-      if (field.required) return { ok: false, field: field.name, message: 'is required' };
+      if (field.required && checkRequired) return { ok: false, field: field.name, message: 'is required' };
       continue;
     }
     if (field.kind === 'number' || field.kind === 'integer') {
