@@ -47,6 +47,13 @@ describe('readBundleManifest', () => {
     expect(await reasonFor({ 'AGENT.md': '---\nid: a\nrequire-approval: {x: 1}\n---\nx' })).toBe('invalid-agent-manifest');
   });
 
+  it('warns when require-approval names a tool allowed-tools does not ask for (it would change nothing)', async () => {
+    const warnings: Array<Record<string, unknown>> = [];
+    const log = { warn: (details: Record<string, unknown>) => void warnings.push(details) };
+    await read(agent('id: a\nallowed-tools: [clock]\nrequire-approval: [clock, http_fetch]', 'x'), undefined, log);
+    expect(warnings).toEqual([{ requireApprovalNotInAllowedTools: 1 }]);
+  });
+
   it.each([
     ['id over name and upload name', 'id: by-id\nname: by-name', 'by-upload.zip', 'by-id'],
     ['name when there is no id', 'name: by-name', 'by-upload.zip', 'by-name'],

@@ -65,6 +65,9 @@ export async function readBundleManifest(dir: string, uploadName?: string, log?:
   const known = new Set(skills.map((skill) => skill.id));
   const unknown = (skillIds.value ?? []).filter((skillId) => !known.has(skillId));
   if (unknown.length > 0) log?.warn({ unknownSkillIds: unknown.length }, 'AGENT.md selects skills the bundle does not contain; they are ignored.');
+  const approvalRequest = approvalRequestOf(requireApproval.value);
+  const unasked = unaskedApprovals(approvalRequest, allowedTools.value);
+  if (unasked > 0) log?.warn({ requireApprovalNotInAllowedTools: unasked }, 'AGENT.md require-approval names tools its allowed-tools does not ask for; they are never offered, so those names change nothing.');
   return {
     id,
     name: name.value?.trim() || null,
@@ -73,15 +76,22 @@ export async function readBundleManifest(dir: string, uploadName?: string, log?:
     systemPrompt: split.body.trim(),
     skillIds: skillIds.value,
     allowedTools: allowedTools.value,
-    requireApproval: approvalRequest(requireApproval.value),
+    requireApproval: approvalRequest,
     skills,
     plugins: await readBundlePlugins(dir, log),
   };
 }
 
 /** `require-approval: all` (alone) means every call; otherwise the tool names, lower-cased like envelope patterns. */
-function approvalRequest(names: readonly string[] | null): readonly string[] | 'all' | null {
+function approvalRequestOf(names: readonly string[] | null): readonly string[] | 'all' | null {
   if (names === null) return null;
   if (names.some((name) => name.trim().toLowerCase() === 'all')) return 'all';
   return [...new Set(names.map((name) => name.trim().toLowerCase()).filter((name) => name !== ''))];
+}
+
+/** How many require-approval names allowed-tools (when the bundle narrows at all) does not ask for. */
+function unaskedApprovals(request: readonly string[] | 'all' | null, allowedTools: readonly string[] | null): number {
+  if (request === null || request === 'all' || allowedTools === null) return 0;
+  const asked = new Set(allowedTools.map((name) => name.trim().toLowerCase()));
+  return request.filter((name) => !asked.has(name)).length;
 }
