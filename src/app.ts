@@ -13,6 +13,7 @@ import type { AppConfig } from './platform/config/types.js';
 import { createAuthenticator, type Authenticator } from './platform/auth/index.js';
 import { systemClock, randomIds, type Clock, type IdGenerator } from './platform/clock/index.js';
 import type { Logger } from './platform/log/index.js';
+import { IdempotencyStore } from './platform/idempotency/index.js';
 import {
   clientErrorHandler,
   installAuthentication,
@@ -20,6 +21,9 @@ import {
   installRequestIds,
   generateRequestId,
   installRateLimits,
+  installIdempotency,
+  bodyFingerprint,
+  IDEMPOTENCY_HEADER,
   limitConnections,
   RequestLogController,
   HttpRequestMetrics,
@@ -134,8 +138,10 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
+      // The fingerprint an Idempotency-Key compares (DESIGN.md §14): the body's bytes, taken only when keyed.
+      if (request.headers[IDEMPOTENCY_HEADER] !== undefined) request.bodyDigest = bodyFingerprint(body as Buffer);
       done(null, parseJsonBody(body));
     } catch (error) {
       done(error as Error, undefined);
@@ -174,6 +180,8 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   });
   const refusals = Object.fromEntries(rateLimitPolicies.map((policy) => [policy, metrics.rateLimitRefusals.child(policy)]));
   installRateLimits(app, storage.rates, config.rateLimits, metrics.enabled ? (policy) => refusals[policy]?.inc() : undefined);
+  const idempotency = new IdempotencyStore({ storage, clock: storage.clock, ttlMs: config.idempotency.ttlMs });
+  installIdempotency(app, idempotency, { warn: (o: object, m: string) => logger.warn(o, m) });
 
   const log = { info: (o: object, m: string) => logger.info(o, m), warn: (o: object, m: string) => logger.warn(o, m) };
   const mcp = new McpServerManager(config.mcpServers, {
@@ -195,6 +203,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   if (config.console.enabled) await registerConsole(app, { config, ...(deps.consoleRoot === undefined ? {} : { root: deps.consoleRoot }) });
 
   const builtins = await createBuiltinTools(config, { clock, log, storage });
+  const idempotencySweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the idempotency key sweep', log, sweep: () => idempotency.sweep() });
   const memorySweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the memory tool sweep', log, sweep: () => builtins.sweepMemory() });
   const registry = new ToolRegistry(builtins.tools, mcp);
   const validator = new ParameterValidator();
@@ -260,6 +269,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     storage,
     engine,
     approvals,
+    idempotency,
   };
   // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
   // shutdown must finish and close):
@@ -281,6 +291,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     await engine.stop(STOP_GRACE_MS);
     memorySweeper.stop();
+    idempotencySweeper.stop();
     approvalSweeper.stop();
     for (const feature of features) await feature.close?.();
     await registry.close();

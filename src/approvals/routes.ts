@@ -1,6 +1,6 @@
 // HTTP edge of the approval contract (DESIGN.md §13): the list (§12's, with `scope` and `status`), one
 // approval, and its decision. Rate policies: workflows-read for reads, workflows-write for decisions.
-import { listValidatorCompiler, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema } from '../platform/http/index.js';
 import type { Approvals } from './approval-service.js';
 import { ApprovalIdParamsSchema, ApprovalListQuerySchema, ApprovalListSchema, ApprovalSchema, DecisionRequestSchema } from './schemas.js';
 
@@ -44,14 +44,15 @@ export function registerApprovalRoutes(app: App, approvals: Approvals): void {
   app.post(
     '/api/approvals/:approvalId/decision',
     {
-      config: { rateLimit: 'workflows-write' },
+      config: { rateLimit: 'workflows-write', idempotent: 'body' },
       schema: {
         operationId: 'decideApprovalById',
+        headers: IdempotencyHeadersSchema,
         summary: 'Approve or reject; the same decision again is 200, a different one (or an expired or withdrawn approval) 409, self-approval when it is off 403.',
         tags: TAGS,
         params: ApprovalIdParamsSchema,
         body: DecisionRequestSchema,
-        response: { 200: ApprovalSchema, ...problemResponses(400, 401, 403, 404, 409, 429) },
+        response: { 200: ApprovalSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     async (request) => {

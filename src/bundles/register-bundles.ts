@@ -125,6 +125,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     streams,
     metrics: context.metrics,
     audit: context.audit,
+    idempotency: context.idempotency,
   });
   return {
     endStreams: (graceMs) => streams.finishAll(graceMs),

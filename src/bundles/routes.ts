@@ -5,9 +5,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyContextConfig } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema, admitIdempotent, bodyFingerprint, IDEMPOTENCY_HEADER, IdempotentReplay, sendReplay } from '../platform/http/index.js';
 import type { RateLimitPolicy } from '../platform/config/types.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
+import type { IdempotencyStore } from '../platform/idempotency/index.js';
 import type { AuditLog } from '../platform/audit/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { isSseAbortError, openSseStream, type OpenStreams } from '../platform/sse/index.js';
@@ -46,6 +47,8 @@ export interface BundleRoutesOptions {
   readonly metrics: ServiceMetrics;
   /** Refused archives, with the request id. */
   readonly audit: AuditLog;
+  /** Where an upload's Idempotency-Key is admitted (DESIGN §14). */
+  readonly idempotency: IdempotencyStore;
 }
 
 /** The guard behind a refused upload, if an archive guard refused it. */
@@ -115,16 +118,17 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
       upload.post(
         '/api/bundles',
         {
-          config: limited('bundles-register'),
+          config: { ...limited('bundles-register'), idempotent: 'upload' },
           // Documented here; the multipart body is read by the handler, as a stream.
           validatorCompiler: () => () => true,
           schema: {
             operationId: 'registerBundle',
+            headers: IdempotencyHeadersSchema,
             summary: 'Upload a bundle (zip) and receive a short-lived handle.',
             tags: TAGS,
             consumes: ['multipart/form-data'],
             body: RegisterBundleBodySchema,
-            response: { 201: RegisterBundleResponseSchema, ...problemResponses(400, 401, 403, 429, 500) },
+            response: { 201: RegisterBundleResponseSchema, ...problemResponses(400, 401, 403, 409, 422, 429, 500) },
           },
         },
         async (request, reply) => {
@@ -136,20 +140,31 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
             archiveRefused(principal.ownerId, 'too-large', request.id);
             throw new ProblemError('validation-failed', archiveGuardDetail('too-large'));
           }
-          const registering = handles.register(principal, async (target) => {
-            try {
-              return await readMultipartUpload({ files: request.files(), raw: request.raw, maxArchiveBytes }, target);
-            } catch (error) {
-              // The rest of the body is not read: the connection cannot be reused.
-              reply.header('connection', 'close');
-              throw error;
-            }
-          });
+          const registering = handles.register(
+            principal,
+            async (target) => {
+              try {
+                return await readMultipartUpload({ files: request.files(), raw: request.raw, maxArchiveBytes }, target);
+              } catch (error) {
+                // The rest of the body is not read: the connection cannot be reused.
+                reply.header('connection', 'close');
+                throw error;
+              }
+            },
+            // An Idempotency-Key is admitted with the file's fingerprint, before a handle exists (DESIGN §14).
+            async (bytes) => {
+              if (request.headers[IDEMPOTENCY_HEADER] === undefined) return;
+              const replay = await admitIdempotent(options.idempotency, request, bodyFingerprint(await bytes()));
+              if (replay !== null) throw new IdempotentReplay(replay);
+            },
+          );
           const registered = await registering.catch((error: unknown) => {
+            if (error instanceof IdempotentReplay) return error;
             const guard = refusingGuard(error);
             if (guard !== undefined) archiveRefused(principal.ownerId, guard, request.id);
             throw error;
           });
+          if (registered instanceof IdempotentReplay) return sendReplay(reply, registered.answer);
           return reply.code(201).header('location', `/api/bundles/${encodeURIComponent(registered.handle)}`).send(registered);
         },
       );
@@ -176,14 +191,15 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
     scope.post(
       '/api/bundles/:handle/runs',
       {
-        config: limited('bundles-runs'),
+        config: { ...limited('bundles-runs'), idempotent: 'body' },
         schema: {
           operationId: 'startBundleRun',
+          headers: IdempotencyHeadersSchema,
           summary: 'Start a run (a multi-turn conversation) against a handle, in the background or reserved for a stream.',
           tags: TAGS,
           params: HandleParamsSchema,
           body: RunBundleRequestSchema,
-          response: { 202: StartRunResponseSchema, ...problemResponses(400, 401, 403, 404, 429, 500) },
+          response: { 202: StartRunResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429, 500) },
         },
       },
       async (request, reply) => {

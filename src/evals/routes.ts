@@ -1,7 +1,7 @@
 // HTTP edge of the eval family (SPEC.md "Evals", DESIGN.md §7): validate, call the service, map the
 // result. Start validates its body inside the service, after the role and toggle gate, so a caller
 // without the role learns nothing from a malformed body (403 before 400).
-import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema } from '../platform/http/index.js';
 import {
   CancelEvalRunResponseSchema,
   EvalDatasetsResponseSchema,
@@ -34,15 +34,16 @@ export function registerEvalRoutes(app: App, service: EvalService, limits: Start
   app.post(
     '/api/evals/runs',
     {
-      config: { rateLimit: 'evals-write' },
+      config: { rateLimit: 'evals-write', idempotent: 'body' },
       // Documented here, validated in the service after the gate.
       validatorCompiler: () => () => true,
       schema: {
         operationId: 'startEvalRun',
+        headers: IdempotencyHeadersSchema,
         summary: 'Start an evaluation run over named datasets (role Harness.Evals.Execute).',
         tags,
         body: documentedStartEvalRunRequestSchema(limits),
-        response: { 202: StartEvalRunResponseSchema, ...problemResponses(400, 401, 403, 404, 429) },
+        response: { 202: StartEvalRunResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { AuditLog } from '../platform/audit/index.js';
-import { listValidatorCompiler, pageOf, principalOf, problemResponses, validationProblem, type App } from '../platform/http/index.js';
+import { listValidatorCompiler, pageOf, principalOf, problemResponses, validationProblem, type App, IdempotencyHeadersSchema } from '../platform/http/index.js';
 import type { SharedSlots } from '../platform/rate-limit/index.js';
 import { openSseStream, type OpenStreams } from '../platform/sse/index.js';
 import { detailView, listView, runStatusUrl, submitView, workflowLocation } from './definition-views.js';
@@ -61,14 +61,15 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
     '/api/workflows',
     {
       bodyLimit: options.maxDefinitionBytes,
-      config: { rateLimit: 'workflows-write' },
+      config: { rateLimit: 'workflows-write', idempotent: 'body' },
       ...noBodyValidation, // documented below, checked by the definition validator (all diagnostics at once)
       schema: {
         operationId: 'submitWorkflow',
+        headers: IdempotencyHeadersSchema,
         summary: 'Submit a workflow definition (a DAG of steps); every structural problem is reported at once.',
         tags: TAGS,
         body: WorkflowDefinitionSchema,
-        response: { 201: SubmitResponseSchema, ...problemResponses(400, 401, 403, 409, 429) },
+        response: { 201: SubmitResponseSchema, ...problemResponses(400, 401, 403, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -139,16 +140,17 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
   app.post(
     '/api/workflows/:workflowId/runs',
     {
-      config: { rateLimit: 'workflows-write' },
+      config: { rateLimit: 'workflows-write', idempotent: 'body' },
       ...noBodyValidation, // no body is the ordinary case; checked below when present
       schema: {
         operationId: 'startWorkflowRun',
+        headers: IdempotencyHeadersSchema,
         'x-optional-body': true,
         summary: 'Start a run under the starting caller’s envelope; optional body `{ input }`.',
         tags: TAGS,
         params: WorkflowParamsSchema,
         body: StartRunRequestSchema,
-        response: { 202: StartRunResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 429) },
+        response: { 202: StartRunResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -215,14 +217,15 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
   app.post(
     '/api/workflows/:workflowId/runs/:jobId/approvals/:approvalId',
     {
-      config: { rateLimit: 'workflows-write' },
+      config: { rateLimit: 'workflows-write', idempotent: 'body' },
       schema: {
         operationId: 'decideApproval',
+        headers: IdempotencyHeadersSchema,
         summary: 'Answer a pending approval of a Blocked run (its owner; with Approvals:AllowSelfApproval false, 403); the run resumes under the same job id.',
         tags: TAGS,
         params: ApprovalParamsSchema,
         body: ApprovalRequestSchema,
-        response: { 200: ApprovalResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 429) },
+        response: { 200: ApprovalResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     async (request) => {

@@ -10,7 +10,7 @@ import { AGENT_MD, bundleZip } from './bundles-harness.js';
 
 const SUB = 'owner-in-the-log';
 const OWNER = `sub:${SUB}`;
-const AUDIT_EVENTS = ['envelope.resolved', 'tool.call.decided', 'approval.answered', 'archive.refused'];
+const AUDIT_EVENTS = ['envelope.resolved', 'tool.call.decided', 'approval.requested', 'approval.decided', 'archive.refused'];
 
 const log = captureLog();
 let live: LiveService;

@@ -35,8 +35,13 @@ export class HandleService {
     this.#ids = options.ids;
   }
 
-  async register(principal: Principal, receive: ReceiveArchive): Promise<RegisterBundleResponse> {
+  /**
+   * `admit`: told the archive's bytes once it is staged and checked, before any handle exists (an
+   * Idempotency-Key's fingerprint is the file's); a throw refuses the upload and nothing is kept.
+   */
+  async register(principal: Principal, receive: ReceiveArchive, admit?: (bytes: () => Promise<Buffer>) => Promise<void>): Promise<RegisterBundleResponse> {
     return this.#stager.stageUpload(receive, async (staged, bytes) => {
+      await admit?.(bytes);
       const handle = this.#ids.opaque();
       const expiresAt = await this.#handles.add(
         { handle, ownerId: principal.ownerId, dir: staged.dir, manifest: staged.manifest, systemPrompt: composeSystemPrompt(staged.manifest), createdAt: this.#clock.now() },

@@ -12,6 +12,7 @@ import { discoveryKeys } from './keys/discovery-keys.js';
 import { envelopeKeys } from './keys/envelope-keys.js';
 import { evaluationKeys } from './keys/evaluation-keys.js';
 import { httpKeys } from './keys/http-keys.js';
+import { idempotencyKeys } from './keys/idempotency-keys.js';
 import { loggingKeys } from './keys/logging-keys.js';
 import { mcpServerKeys } from './keys/mcp-server-keys.js';
 import { observabilityKeys } from './keys/observability-keys.js';
@@ -34,6 +35,7 @@ export const keyTable = [
   ...evaluationKeys,
   ...rateLimitKeys,
   ...httpKeys,
+  ...idempotencyKeys,
   ...loggingKeys,
   ...storageKeys,
   ...consoleKeys,

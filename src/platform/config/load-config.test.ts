@@ -147,6 +147,7 @@ describe('loadConfig defaults', () => {
         'evals-read': 120,
       },
       http: { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 64 },
+      idempotency: { ttlMs: 86_400_000 },
       logging: { level: 'info', maxStringLength: 8192 },
       storage: { provider: 'Memory', postgres: { connectionString: null, schema: 'portcullis', maxConnections: 10 }, runLeaseTtlMs: 15_000 },
       console: { enabled: true, clientId: null, scope: null },

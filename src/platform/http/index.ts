@@ -2,6 +2,7 @@ import './route-config.js';
 
 export { installAuthentication, principalOf, isApiRoute } from './authentication-hook.js';
 export { installRateLimits } from './rate-limit-hook.js';
+export { installIdempotency, admitIdempotent, sendReplay, bodyFingerprint, IdempotentReplay, IDEMPOTENCY_HEADER, IdempotencyHeadersSchema } from './idempotency-hook.js';
 export { RequestLogController, ownerDigest } from './request-log.js';
 export { buildResponseSerializers, immutableResponse } from './response-serializers.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';

@@ -15,7 +15,9 @@ export type ProblemCode =
   | 'rate-limited'
   | 'internal'
   | 'unavailable'
-  | 'deadline-exceeded';
+  | 'deadline-exceeded'
+  | 'request-in-progress'
+  | 'idempotency-key-reused';
 
 export interface ProblemEntry {
   readonly status: number;
@@ -45,6 +47,16 @@ export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Objec
   internal: { status: 500, title: 'Bundle operation failed', meaning: 'An unexpected error; the details are in the host log only.' },
   unavailable: { status: 503, title: 'Service unavailable', meaning: 'A stream ceiling of the host or the caller was reached, the storage or the identity provider cannot be reached, or the service is shutting down; retry later.' },
   'deadline-exceeded': { status: 504, title: 'Deadline exceeded', meaning: 'A direct tool invocation ran past its deadline.' },
+  'request-in-progress': {
+    status: 409,
+    title: 'Request in progress',
+    meaning: 'A request with this Idempotency-Key is still being answered; retry once it has been (DESIGN §14).',
+  },
+  'idempotency-key-reused': {
+    status: 422,
+    title: 'Idempotency key reused',
+    meaning: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.',
+  },
 });
 
 export const problemCodes = Object.keys(problemCatalog) as ProblemCode[];

@@ -1,0 +1,127 @@
+// DESIGN §14 Idempotency-Key on both providers: a repeat with the same body gets the first answer again
+// (status, Location, body) with `Idempotent-Replayed: true` and nothing runs twice; the same key with
+// another body is 422; a key of the wrong form is 400; a kept 4xx is replayed too; keys are scoped to
+// the owner and the route with its ids; an upload's fingerprint is its file's; and two identical
+// requests racing on two instances start exactly one run.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
+import { openSharedTestStorage, type TestStorage } from '../helpers/test-storage.js';
+import { bundleSettings, bundleZip, multipart, registerHandle } from './bundles-harness.js';
+import { chain, submit, toolStep } from './workflows-harness.js';
+
+const settings = (tempRoot: string) =>
+  merge(bundleSettings(tempRoot), { AppConfig: { AI: { RateLimits: { 'workflows-write': { PermitsPerMinute: 100_000 }, 'workflows-read': { PermitsPerMinute: 100_000 } } } } });
+
+describe('Idempotency-Key', () => {
+  let temp: string;
+  let shared: TestStorage;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    temp = await mkdtemp(join(tmpdir(), 'portcullis-idempotency-'));
+    shared = await openSharedTestStorage();
+    a = await buildTestApp({ settings: settings(join(temp, 'a')), deps: { storage: shared.storage, instanceId: 'a' } });
+    b = await buildTestApp({ settings: settings(join(temp, 'b')), deps: { storage: shared.storage, instanceId: 'b' } });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await shared.dispose();
+    await rm(temp, { recursive: true, force: true });
+  });
+
+  const startRun = (app: TestApp, handle: string, key: string | undefined, body: unknown) =>
+    app.app.inject({ method: 'POST', url: `/api/bundles/${handle}/runs`, headers: key === undefined ? {} : { 'idempotency-key': key }, payload: body as object });
+  const runsUnder = async (handle: string): Promise<number> => (await a.app.inject({ method: 'GET', url: `/api/bundles/${handle}/runs` })).json<{ runs: unknown[] }>().runs.length;
+
+  it('answers a repeat with the first answer, marked replayed, and starts one run', async () => {
+    const handle = await registerHandle(a.app);
+    const body = { userMessages: ['hello'] };
+    const first = await startRun(a, handle, 'start-1', body);
+    expect(first.statusCode).toBe(202);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await startRun(b, handle, 'start-1', body);
+    expect(again.statusCode).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(again.headers['location']).toBe(first.headers['location']);
+    expect(await runsUnder(handle)).toBe(1);
+  });
+
+  it('refuses the same key with another body (422) and a key of the wrong form (400), running nothing', async () => {
+    const handle = await registerHandle(a.app);
+    expect((await startRun(a, handle, 'start-2', { userMessages: ['one'] })).statusCode).toBe(202);
+    const reused = await startRun(a, handle, 'start-2', { userMessages: ['two'] });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json()).toMatchObject({ title: 'Idempotency key reused', status: 422 });
+    for (const key of ['x'.repeat(256), 'has space', 'ümlaut', '']) {
+      const bad = await startRun(a, handle, key, { userMessages: ['three'] });
+      expect(bad.statusCode, key).toBe(400);
+    }
+    expect(await runsUnder(handle)).toBe(1);
+  });
+
+  it('keeps a 4xx answer and replays it, and scopes keys to the route with its ids and to the owner', async () => {
+    const missing = await startRun(a, 'no-such-handle', 'start-3', { userMessages: ['x'] });
+    expect(missing.statusCode).toBe(404);
+    const replayed = await startRun(a, 'no-such-handle', 'start-3', { userMessages: ['x'] });
+    expect(replayed.statusCode).toBe(404);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    // The same key on another route (another handle) is another key.
+    const handle = await registerHandle(a.app);
+    const fresh = await startRun(a, handle, 'start-3', { userMessages: ['x'] });
+    expect(fresh.statusCode).toBe(202);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('replays an upload by the file it carried: the same handle, 201 and Location again; another file under the key is 422', async () => {
+    const zip = bundleZip();
+    const upload = (key: string, file: Buffer) => {
+      const { payload, headers } = multipart(file);
+      return a.app.inject({ method: 'POST', url: '/api/bundles', headers: { ...headers, 'idempotency-key': key }, payload });
+    };
+    const first = await upload('upload-1', zip);
+    expect(first.statusCode).toBe(201);
+    const again = await upload('upload-1', zip);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['location']).toBe(first.headers['location']);
+    const other = await upload('upload-1', bundleZip({ 'AGENT.md': '---\nid: other\n---\nOther.\n' }));
+    expect(other.statusCode).toBe(422);
+  });
+
+  it('starts exactly one workflow run when two identical keyed requests race on two instances', async () => {
+    const workflowId = await submit(a.app, chain('race', toolStep('now')));
+    const url = `/api/workflows/${workflowId}/runs`;
+    const race = (app: TestApp) => app.app.inject({ method: 'POST', url, headers: { 'idempotency-key': 'race-1' } });
+    const answers = await Promise.all([race(a), race(b), race(a), race(b)]);
+    const fresh = answers.filter((res) => res.statusCode === 202 && res.headers['idempotent-replayed'] === undefined);
+    expect(fresh).toHaveLength(1);
+    for (const res of answers) {
+      if (res === fresh[0]) continue;
+      // A loser is told the first is in progress, or gets its answer again.
+      if (res.statusCode === 409) expect(res.json()).toMatchObject({ title: 'Request in progress' });
+      else expect(res.body).toBe(fresh[0]!.body);
+    }
+    const runs = (await a.app.inject({ method: 'GET', url: `/api/workflows/runs?workflowId=${workflowId}` })).json<{ runs: unknown[] }>();
+    expect(runs.runs).toHaveLength(1);
+  });
+
+  it('replays a workflow submit (201 with its Location) and an approval decision', async () => {
+    const definition = chain('keyed', toolStep('now'));
+    const submitKeyed = () => a.app.inject({ method: 'POST', url: '/api/workflows', headers: { 'idempotency-key': 'submit-1' }, payload: definition });
+    const first = await submitKeyed();
+    expect(first.statusCode).toBe(201);
+    const again = await submitKeyed();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['location']).toBe(first.headers['location']);
+    expect(again.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
+    const list = (await a.app.inject({ method: 'GET', url: '/api/workflows' })).json<{ workflows: Array<{ name: string }> }>();
+    expect(list.workflows.filter((w) => w.name === 'keyed')).toHaveLength(1);
+  });
+});
