@@ -48,7 +48,7 @@ export async function compareThroughput({ sides, servers = {}, warmupSeconds = 2
     const systemUs = cpuBefore === undefined ? Number.NaN : cpuAfter.system - cpuBefore.system;
     const cpuUs = cpuBefore === undefined ? Number.NaN : cpuAfter.user - cpuBefore.user + systemUs;
     if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-      throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts: the figures are not valid`);
+      throw new Error(`${name}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts: the figures are not valid`);
     }
     return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest: cpuUs / result.requests.total, systemUsPerRequest: systemUs / result.requests.total };
   });

@@ -1,7 +1,8 @@
 // `createClient` of `portcullis/client`: the openapi-fetch client typed by the paths generated from
 // the service's own OpenAPI document (every operation, its parameters, bodies and answers), with the
-// bearer token on every request and problem answers thrown as PortcullisProblem; plus the three
-// stream helpers. It holds no state beyond its options.
+// bearer token on every request and problem answers thrown as PortcullisProblem; creates carry an
+// Idempotency-Key and are retried with it (keyed-creates.ts); plus the three stream helpers. It holds no
+// state beyond its options.
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 import { PortcullisProblem } from './portcullis-problem.js';
@@ -9,6 +10,7 @@ import { runAgui, bundleRunEvents, type AguiEvent, type RunAgentInput } from './
 import { workflowProgress, type WorkflowProgressEvent, type WorkflowProgressOptions } from './workflow-progress.js';
 import { evalProgress, type EvalProgressOptions, type EvalRun } from './eval-progress.js';
 import type { Transport } from './transport.js';
+import { keyedCreates } from './keyed-creates.js';
 import { registerBundle, type RegisteredBundle } from './register-bundle.js';
 
 export interface ClientOptions {
@@ -19,6 +21,12 @@ export interface ClientOptions {
   /** Extra headers on every request (e.g. `x-request-id`). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Creates (uploads, run starts, submits, decisions) carry an `Idempotency-Key` (a UUID unless set)
+   * and are retried with it after a dropped connection, a 502/503/504 or `409 Request in progress`
+   * (DESIGN §14): `retries` (default 2) and the first `delayMs` (default 250, doubled each time).
+   */
+  readonly createRetries?: { readonly retries?: number; readonly delayMs?: number };
 }
 
 export type PortcullisApi = Client<paths>;
@@ -51,7 +59,8 @@ export function createClient(options: ClientOptions): PortcullisClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const headers: Record<string, string> = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const api = createFetchClient<paths>({ baseUrl, headers, fetch: (request) => fetchImpl(request) });
+  const keyed = keyedCreates(fetchImpl, baseUrl, { retries: options.createRetries?.retries ?? 2, delayMs: options.createRetries?.delayMs ?? 250 });
+  const api = createFetchClient<paths>({ baseUrl, headers, fetch: keyed });
   api.use(problemsAsErrors);
   const transport: Transport = { baseUrl, headers, fetch: fetchImpl };
   return {

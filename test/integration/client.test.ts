@@ -142,3 +142,35 @@ function firstFrameOnly(response: Response): Response {
   });
   return new Response(body, { status: response.status, headers: response.headers });
 }
+
+describe('creates are safe to retry (DESIGN §14)', () => {
+  it('sends an Idempotency-Key on every create and retries a lost answer with it: one run, the first answer again', async () => {
+    const workflow = await unwrap(
+      client.api.POST('/api/workflows', { body: { name: 'retried', steps: [{ name: 'now', type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } }], edges: [] } }),
+    );
+    const sent: Array<string | null> = [];
+    let lost = 0;
+    // The first start reaches the service and runs, but its answer is lost on the way back.
+    const losing: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const response = await fetch(request);
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/runs')) {
+        sent.push(request.headers.get('idempotency-key'));
+        if (lost === 0) {
+          lost += 1;
+          throw new TypeError('fetch failed: the connection was reset');
+        }
+      }
+      return response;
+    };
+    const retrying = createClient({ baseUrl: live.url, token: await live.token('client-user'), fetch: losing, createRetries: { retries: 2, delayMs: 1 } });
+    const started = await retrying.api.POST('/api/workflows/{workflowId}/runs', { params: { path: { workflowId: workflow.id } } });
+    expect(started.response.status).toBe(202);
+    expect(started.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1]).toBe(sent[0]);
+    const runs = await unwrap(client.api.GET('/api/workflows/runs', { params: { query: { workflowId: workflow.id } } }));
+    expect(runs.runs).toHaveLength(1);
+  });
+});

@@ -41,7 +41,9 @@ export class MemoryRecordStore implements RecordStore {
     return settle((): InsertResult<T> => {
       const existing = this.#table.liveRow(record);
       if (existing !== undefined) return { outcome: 'exists', record: existing.record as StoredRecord<T> };
-      const siblings = this.#table.ownerRows(record.collection, record.ownerId);
+      // The owner's other records are read only when a rule needs them (an insert without rules, such as
+      // an idempotency key's, costs nothing per record the owner already has).
+      const siblings = rules?.exclusiveScope === undefined && rules?.ownerCap === undefined ? [] : this.#table.ownerRows(record.collection, record.ownerId);
       const exclusive = rules?.exclusiveScope;
       if (
         exclusive !== undefined &&
