@@ -14,8 +14,8 @@ export interface Api {
   upload<T>(path: string, form: FormData): Promise<T>;
   /** The response body as a Blob (downloads). */
   blob(path: string): Promise<Blob>;
-  /** Follows an SSE route until it ends, the signal aborts or the connection drops. */
-  stream<T>(path: string, onFrame: (frame: T) => void, signal: AbortSignal, headers?: Record<string, string>): Promise<void>;
+  /** Follows an SSE route until it ends, the signal aborts or the connection drops; with a `body`, a POST of it as JSON. */
+  stream<T>(path: string, onFrame: (frame: T) => void, signal: AbortSignal, body?: unknown): Promise<void>;
 }
 
 export function createApi(options: ApiOptions): Api {
@@ -46,8 +46,13 @@ export function createApi(options: ApiOptions): Api {
       ),
     upload: async (path, form) => json(await call(path, { method: 'POST', body: form })),
     blob: async (path) => (await call(path, { method: 'GET', headers: { accept: '*/*' } })).blob(),
-    stream: async (path, onFrame, signal, headers = {}) => {
-      const response = await call(path, { method: 'GET', signal, headers: { accept: 'text/event-stream', ...headers } });
+    stream: async (path, onFrame, signal, body) => {
+      const response = await call(
+        path,
+        body === undefined
+          ? { method: 'GET', signal, headers: { accept: 'text/event-stream' } }
+          : { method: 'POST', signal, body: JSON.stringify(body), headers: { accept: 'text/event-stream', 'content-type': 'application/json' } },
+      );
       await readJsonFrames(response, onFrame);
     },
   };

@@ -121,6 +121,17 @@ export interface BundleRun {
     readonly turnCount: number;
     readonly totalToolInvocations: number;
   } | null;
+  /** While a Running run waits for a person's decision on a tool call (DESIGN §13). */
+  readonly pendingApprovals?: readonly PendingToolCall[];
+}
+
+export interface PendingToolCall {
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly operation: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
 }
 
 export interface StartBundleRun {

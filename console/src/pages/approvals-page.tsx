@@ -5,16 +5,14 @@
 // a comment and, for a typed gate, an answer generated from its responseSchema. A workflow approval
 // shows its run's step graph, followed until the run finishes or parks again.
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/api-error';
 import type { Approval, WorkflowDetail } from '../api/types';
+import { Decision, RedactedArguments, TimeLeft, toolCallFacts } from '../components/approval-parts';
 import { Badge, Empty, Facts, ProblemNotice, Verbatim } from '../components/common';
 import { RunGraph } from '../components/run-graph';
-import { SchemaForm } from '../components/schema-form';
 import { useApi } from '../lib/api-context';
-import { asText, prettyJson, timeLeft, when } from '../lib/format';
+import { timeLeft, when } from '../lib/format';
 import { FINAL, useLiveRun } from '../lib/live-run';
 import { href, navigate, useTitle } from '../lib/router';
-import { parametersOf, simpleFieldsOf, type FieldValues } from '../lib/schema-fields';
 import { useAsync } from '../lib/use-async';
 import { useNow } from '../lib/use-now';
 
@@ -130,7 +128,6 @@ export function ApprovalsPage({ scope }: { scope: ApprovalScope }) {
 }
 
 function ApprovalDetail({ approval, now, onDecided }: { approval: Approval; now: number; onDecided: (approval: Approval) => void }) {
-  const pending = approval.status === 'Pending';
   return (
     <article aria-labelledby="approval-heading">
       <h2 id="approval-heading">
@@ -140,17 +137,11 @@ function ApprovalDetail({ approval, now, onDecided }: { approval: Approval; now:
       <Facts
         items={[
           ['Kind', approval.kind === 'ToolCall' ? 'Tool call' : 'Human gate'],
-          ...(approval.kind === 'ToolCall'
-            ? ([
-                ['Tool', <code>{approval.tool}</code>],
-                ['Operation', <code>{approval.operation}</code>],
-                ['Risk tier', approval.riskTier === undefined ? '—' : <Badge status={`risk-${approval.riskTier}`} label={approval.riskTier} />],
-              ] as const)
-            : []),
+          ...(approval.kind === 'ToolCall' ? toolCallFacts(approval) : []),
           ['Rule that asked', approval.reason],
           ['Requested by', approval.requestedBy ?? 'someone unnamed'],
           ['Asked', when(approval.createdAt)],
-          ['Time left', pending ? <time dateTime={approval.expiresAt ?? undefined}>{timeLeft(approval.expiresAt, now)}</time> : '—'],
+          ['Time left', <TimeLeft approval={approval} now={now} />],
           ['Escalated', approval.escalated ? 'yes' : 'no'],
           ...(approval.stepName === undefined ? [] : ([['Step', approval.stepName]] as const)),
         ]}
@@ -158,11 +149,7 @@ function ApprovalDetail({ approval, now, onDecided }: { approval: Approval; now:
       {approval.kind === 'ToolCall' ? (
         <>
           <h3>Arguments</h3>
-          {approval.arguments === null || approval.arguments === undefined ? (
-            <p class="withheld">withheld (too large to show)</p>
-          ) : (
-            <Verbatim text={prettyJson(approval.arguments)} label="Arguments (redacted)" />
-          )}
+          <RedactedArguments approval={approval} />
         </>
       ) : null}
       <Decision approval={approval} onDecided={onDecided} />
@@ -180,139 +167,6 @@ function ApprovalDetail({ approval, now, onDecided }: { approval: Approval; now:
         </p>
       )}
     </article>
-  );
-}
-
-type PayloadRead = { ok: true; payload?: unknown } | { ok: false; message: string };
-
-/** The decision form while the approval is pending, then what was decided; every refusal beside it. */
-function Decision({ approval, onDecided }: { approval: Approval; onDecided: (approval: Approval) => void }) {
-  const api = useApi();
-  const schema = approval.responseSchema;
-  const fields = schema === undefined ? null : simpleFieldsOf(schema);
-  const [comment, setComment] = useState('');
-  const [values, setValues] = useState<FieldValues>({});
-  const [json, setJson] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
-  const path = `/api/approvals/${encodeURIComponent(approval.approvalId)}`;
-
-  // Only what cannot be sent is refused here; whether the answer meets the schema is the server's call.
-  const payloadOf = (): PayloadRead => {
-    if (schema === undefined) return { ok: true };
-    if (fields !== null) {
-      const read = parametersOf(fields, values, { checkRequired: false });
-      return read.ok ? { ok: true, payload: read.parameters } : { ok: false, message: `${read.field} ${read.message}.` };
-    }
-    if (json.trim() === '') return { ok: true };
-    try {
-      return { ok: true, payload: JSON.parse(json) as unknown };
-    } catch {
-      return { ok: false, message: 'The answer must be JSON.' };
-    }
-  };
-
-  const decide = async (decision: 'Approve' | 'Reject'): Promise<void> => {
-    setProblem(null);
-    setError(undefined);
-    const read: PayloadRead = decision === 'Approve' ? payloadOf() : { ok: true };
-    if (!read.ok) {
-      setProblem(read.message);
-      return;
-    }
-    setBusy(true);
-    try {
-      const body = { decision, ...(comment.trim() === '' ? {} : { comment }), ...(read.payload === undefined ? {} : { payload: read.payload }) };
-      onDecided(await api.send<Approval>('POST', `${path}/decision`, body));
-    } catch (caught) {
-      setError(caught);
-      if (caught instanceof ApiError && caught.status === 409) {
-        // Decided otherwise, expired or withdrawn meanwhile: show it as it now stands.
-        await api.get<Approval>(path).then(onDecided, () => undefined);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const violations = error instanceof ApiError && error.status === 400 ? error.problem.violations : undefined;
-  return (
-    <>
-      {approval.status === 'Pending' ? (
-        <form
-          class="decision"
-          aria-label="Decision"
-          onSubmit={(event) => {
-            event.preventDefault();
-          }}
-        >
-          {schema === undefined ? null : (
-            <fieldset>
-              <legend>Answer (sent with Approve)</legend>
-              {fields !== null ? (
-                <SchemaForm idPrefix="answer" fields={fields} values={values} onChange={setValues} />
-              ) : (
-                <>
-                  <label for="approval-answer">Answer as JSON</label>
-                  <textarea id="approval-answer" class="code" rows={5} spellcheck={false} value={json} onInput={(event) => setJson(event.currentTarget.value)} />
-                  <Verbatim text={asText(schema)} label="Response schema the answer must meet" />
-                </>
-              )}
-            </fieldset>
-          )}
-          {violations === undefined || violations.length === 0 ? null : (
-            <div class="notice notice-error" role="alert">
-              <strong>The answer does not meet the response schema:</strong>
-              <ul class="violations">
-                {violations.map((violation) => (
-                  <li key={violation}>{violation}</li>
-                ))}
-              </ul>
-            </div>
-          )}
-          {problem === null ? null : <p class="field-error" role="alert">{problem}</p>}
-          <label for="approval-comment">Comment (optional)</label>
-          <textarea id="approval-comment" rows={3} maxLength={4000} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
-          <div class="actions">
-            <button type="button" class="primary" disabled={busy} onClick={() => void decide('Approve')}>
-              Approve
-            </button>
-            <button type="button" class="danger" disabled={busy} onClick={() => void decide('Reject')}>
-              Reject
-            </button>
-          </div>
-        </form>
-      ) : (
-        <Outcome approval={approval} />
-      )}
-      {violations !== undefined && violations.length > 0 ? null : <RefusalNotice error={error} />}
-    </>
-  );
-}
-
-function RefusalNotice({ error }: { error: unknown }) {
-  const status = error instanceof ApiError ? error.status : undefined;
-  const context =
-    status === 403
-      ? 'You may not decide this approval (separation of duties)'
-      : status === 409
-        ? 'This approval can no longer be decided that way'
-        : 'The decision was not accepted';
-  return <ProblemNotice error={error} context={context} />;
-}
-
-function Outcome({ approval }: { approval: Approval }) {
-  const decision = approval.decision;
-  return (
-    <div class="notice" role="status">
-      {approval.status === 'Expired'
-        ? 'Expired undecided: that counts as a rejection.'
-        : approval.status === 'Withdrawn'
-          ? 'Withdrawn: the run stopped before anyone decided.'
-          : `${approval.status} by ${decision?.decidedBy ?? 'someone'} ${when(decision?.decidedAt)}${decision?.comment === undefined ? '.' : `: “${decision.comment}”`}`}
-      {decision?.payload === undefined ? null : <Verbatim text={asText(decision.payload)} label="The answer given" />}
-    </div>
   );
 }
 
