@@ -153,7 +153,9 @@ export class Approvals {
     const found = await this.#visible(principal, approvalId);
     if (found === undefined || (options.within !== undefined && !options.within(found.approval))) throw approvalNotFound();
     const { ownerId } = found;
-    if (found.asOwner && this.enabled && !this.#options.config.allowSelfApproval) throw selfApprovalRefused();
+    // Separation of duties is about deciding an open approval: a closed one answers as closed (409) to anyone.
+    const selfRefused = found.asOwner && this.enabled && !this.#options.config.allowSelfApproval;
+    if (selfRefused && isOpen(found.approval, clock.now())) throw selfApprovalRefused();
     const payload = request.payload;
     if (payload !== undefined && Buffer.byteLength(JSON.stringify(payload), 'utf8') > MAX_PAYLOAD_BYTES) {
       throw payloadInvalid([`payload is over ${MAX_PAYLOAD_BYTES} bytes as JSON`]);
@@ -171,7 +173,7 @@ export class Approvals {
         current = (await store.get({ ownerId }, approvalId)) ?? current;
       }
       if (current.state !== 'Pending') {
-        if (options.strict !== true && current.decision === request.decision && (current.state === 'Approved' || current.state === 'Rejected')) {
+        if (!selfRefused && options.strict !== true && current.decision === request.decision && (current.state === 'Approved' || current.state === 'Rejected')) {
           return toApprovalResource(current, now);
         }
         throw approvalClosed(statusOf(current.state));
@@ -238,6 +240,11 @@ export class Approvals {
     if (metrics?.enabled !== true) return;
     metrics.approvalWait.child(approval.kind ?? 'HumanGate', outcome).observe(Math.max(0, now - approval.createdAt) / 1000);
   }
+}
+
+/** Still waiting for a decision: Pending and not past its deadline. */
+export function isOpen(approval: ApprovalData, now: number): boolean {
+  return approval.state === 'Pending' && (approval.deadline === null || approval.deadline > now);
 }
 
 function refOf(approval: ApprovalData, ownerId: string): ApprovalRef {

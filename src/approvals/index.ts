@@ -1,6 +1,6 @@
 // The approval contract's public surface (DESIGN.md §13): the service families open approvals with,
 // the stored shape, the resource and the routes.
-export { Approvals, MAX_PAYLOAD_BYTES, type ApprovalListQuery, type DecidedHook, type DecisionRequest } from './approval-service.js';
+export { Approvals, isOpen, MAX_PAYLOAD_BYTES, type ApprovalListQuery, type DecidedHook, type DecisionRequest } from './approval-service.js';
 export { ApprovalStore, APPROVAL_COLLECTION } from './approval-store.js';
 export { decided, timedOut, withdrawn, type ApprovalData, type ApprovalKind, type ApprovalReason, type ApprovalRunKind, type ApprovalState } from './approval-record.js';
 export { toApprovalResource, statusOf, type ApprovalResource, type ApprovalStatus } from './approval-resource.js';

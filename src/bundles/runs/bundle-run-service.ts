@@ -4,7 +4,7 @@
 // followed from the run's journal), one AG-UI turn. An unopened stream reservation past
 // StreamReservationTtl ends as reclaimed (DESIGN §10), seen from any read; the run engine writes it.
 import type { AccessPolicy } from '../../platform/access/index.js';
-import { approvalNotFound, type Approvals } from '../../approvals/index.js';
+import { approvalNotFound, isOpen, type Approvals } from '../../approvals/index.js';
 import type { Principal } from '../../platform/auth/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { BundleExecutionConfig } from '../../platform/config/types.js';
@@ -176,7 +176,8 @@ export class BundleRunService {
       if (approval === undefined || approval.runKind !== 'bundle' || approval.handle !== handle || (jobId !== undefined && approval.jobId !== jobId)) throw approvalNotFound();
       jobId = approval.jobId;
       interruptId ??= approval.approvalId;
-      if (approval.state !== 'Pending') continue;
+      // Decided, or past its deadline (expired, whoever has yet to write it): this entry only attaches.
+      if (!isOpen(approval, this.#options.clock.now())) continue;
       const decision = entry.status === 'cancelled' ? 'Reject' : (entry.payload?.decision ?? 'Approve');
       try {
         await approvals.decide(
