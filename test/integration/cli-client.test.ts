@@ -208,13 +208,13 @@ describe('portcullis approvals', () => {
 
   it('decide approve prints the status and the run goes on; the same decision again is 0, a different one or an unknown id exits 3', async () => {
     const { workflowId, jobId, approvalId } = await parkRun('release.json');
-    const approved = await cli(['approvals', 'decide', approvalId, 'approve', '--comment', 'ship it'], approver);
+    const approved = await cli(['approvals', 'decide', '--comment', 'ship it', '--', approvalId, 'approve'], approver);
     expect(approved.code).toBe(0);
     expect(approved.stdout.trim()).toBe(`approval ${approvalId} Approved (decided by Alex Approver)`);
     expect(await runStatus(owner.PORTCULLIS_TOKEN!, workflowId, jobId)).toBe('Succeeded');
 
-    expect((await cli(['approvals', 'decide', approvalId, 'approve'], approver)).code).toBe(0);
-    const conflict = await cli(['approvals', 'decide', approvalId, 'reject'], approver);
+    expect((await cli(['approvals', 'decide', '--', approvalId, 'approve'], approver)).code).toBe(0);
+    const conflict = await cli(['approvals', 'decide', '--', approvalId, 'reject'], approver);
     expect(conflict.code).toBe(3);
     expect(conflict.stderr).toContain('the service refused: 409 Conflict: The approval is approved; it can no longer be decided that way.');
     const unknown = await cli(['approvals', 'decide', 'NoSuchApproval0000000000', 'approve'], approver);
@@ -225,15 +225,16 @@ describe('portcullis approvals', () => {
   });
 
   it('decide approve with a payload the responseSchema refuses prints the violations and exits 3; a valid payload approves', async () => {
+    // An approval id may begin with '-': it goes after '--', as the printed hint writes it.
     const { workflowId, jobId, approvalId } = await parkRun('typed-release.json');
-    const refused = await cli(['approvals', 'decide', approvalId, 'approve', '--payload', '{"version":12}'], owner);
+    const refused = await cli(['approvals', 'decide', '--payload', '{"version":12}', '--', approvalId, 'approve'], owner);
     expect(refused.code).toBe(3);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('the service refused: 400');
     expect(refused.stderr.split('\n')).toContain('  payload/version must be string');
-    expect((await cli(['approvals', 'decide', approvalId, 'approve', '--payload', '{version:12}'], owner)).code).toBe(2);
+    expect((await cli(['approvals', 'decide', '--payload', '{version:12}', '--', approvalId, 'approve'], owner)).code).toBe(2);
 
-    const approved = await cli(['approvals', 'decide', approvalId, 'approve', '--payload', '{"version":"1.2"}', '--json'], owner);
+    const approved = await cli(['approvals', 'decide', '--payload', '{"version":"1.2"}', '--json', '--', approvalId, 'approve'], owner);
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ approvalId, status: 'Approved', decision: { decision: 'Approve', payload: { version: '1.2' } } });
     expect(await runStatus(owner.PORTCULLIS_TOKEN!, workflowId, jobId)).toBe('Succeeded');

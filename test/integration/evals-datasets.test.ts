@@ -100,7 +100,7 @@ describe('the OpenAPI document', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const codes = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
     expect(codes('/api/evals/datasets', 'get')).toEqual(['200', '401', '429']);
-    expect(codes('/api/evals/runs', 'post')).toEqual(['202', '400', '401', '403', '404', '429']);
+    expect(codes('/api/evals/runs', 'post')).toEqual(['202', '400', '401', '403', '404', '409', '422', '429']);
     expect(codes('/api/evals/runs/{jobId}', 'get')).toEqual(['200', '401', '403', '404', '429']);
     expect(codes('/api/evals/runs/{jobId}', 'delete')).toEqual(['200', '401', '403', '404', '409', '429']);
     expect(codes('/api/evals/runs/{jobId}/report.xml', 'get')).toEqual(['200', '401', '403', '404', '409', '429']);

@@ -61,15 +61,16 @@ export function projectSteps(view: RunView): StepProjection[] {
 
 export function projectRun(view: RunView, pending: readonly ApprovalData[]): RunProjection {
   const run = view.record.data;
+  const steps = projectSteps(view);
   return {
     jobId: run.jobId,
     workflowId: run.workflowId,
-    status: run.status,
+    status: statusOf(run.status, steps, pending),
     createdAt: isoInstant(run.createdAt),
     startedAt: isoOrNull(run.startedAt),
     completedAt: isoOrNull(run.completedAt),
     error: run.error,
-    steps: projectSteps(view),
+    steps,
     pendingApprovals: pending.map((approval) => ({
       approvalId: approval.approvalId,
       stepName: approval.stepName,
@@ -77,4 +78,14 @@ export function projectRun(view: RunView, pending: readonly ApprovalData[]): Run
       createdAt: isoInstant(approval.createdAt),
     })),
   };
+}
+
+/**
+ * SPEC.md's Blocked: parked on a human approval, nothing else running. A run resumed after a takeover is
+ * written Running while it replays its checkpoints up to the gate it waits at; in that window its steps
+ * already say so (a step Waiting with its approval pending, none Running), and it is shown Blocked.
+ */
+function statusOf(status: RunProjection['status'], steps: readonly StepProjection[], pending: readonly ApprovalData[]): RunProjection['status'] {
+  if (status !== 'Running' || pending.length === 0) return status;
+  return steps.some((step) => step.status === 'Waiting') && !steps.some((step) => step.status === 'Running') ? 'Blocked' : status;
 }
