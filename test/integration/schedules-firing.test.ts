@@ -2,7 +2,7 @@
 // on one storage fire an hourly schedule exactly once per hour over a simulated day; a daily 02:30 in
 // Europe/Paris across spring-forward and fall-back; downtime collapsing into one catch-up fire; fires
 // that cannot start (a live run, a deleted workflow, a missing role) recorded with a reason and a
-// schedule.failed line; deleting a schedule revokes it.
+// schedule.failed line; deleting a schedule revokes it; a host with schedules off answers 403.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chain, gateStep, pollUntil, statusIs, submit } from './workflows-harness.js';
 import { createSchedule, Deployment, firesOf, HOUR, quickWorkflow, settled } from './schedules-harness.js';
@@ -163,5 +163,25 @@ describe('deleting a schedule', () => {
     const runs = (await d.app.inject({ method: 'GET', url: `/api/workflows/runs?workflowId=${workflowId}` })).json<{ runs: unknown[] }>();
     expect(runs.runs).toEqual([]);
     expect((await d.app.inject({ method: 'GET', url: `/api/schedules/${schedule.id}/fires` })).statusCode).toBe(404);
+  });
+});
+
+describe('with AppConfig:Schedules:Enabled false', () => {
+  it('answers every schedule route 403, saying the surface is off', async () => {
+    deployment = await Deployment.open(Date.parse('2026-05-04T00:10:00Z'), 0);
+    const { t } = await deployment.startInstance({ AppConfig: { Schedules: { Enabled: false } } });
+    const requests = [
+      { method: 'POST', url: '/api/schedules', payload: { name: 'n', cron: '0 * * * *', target: { workflow: { workflowId: 'w' } } } },
+      { method: 'GET', url: '/api/schedules' },
+      { method: 'GET', url: '/api/schedules/any' },
+      { method: 'PATCH', url: '/api/schedules/any', payload: { name: 'm' } },
+      { method: 'DELETE', url: '/api/schedules/any' },
+      { method: 'GET', url: '/api/schedules/any/fires' },
+    ] as const;
+    for (const request of requests) {
+      const res = await t.app.inject(request);
+      expect(res.statusCode, `${request.method} ${request.url}`).toBe(403);
+      expect(res.json().detail).toBe('Schedules are turned off on this host (AppConfig:Schedules:Enabled is false).');
+    }
   });
 });

@@ -64,7 +64,7 @@ export class Deployment {
     for (const instance of this.instances.splice(0)) await instance.t.close();
   }
 
-  /** One pass of every instance's ticker, all at once. */
+  /** One pass of every instance's ticker, all at once (instances with schedules on). */
   async tick(): Promise<void> {
     await Promise.all(this.instances.map((instance) => instance.ticks.step()));
   }
