@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals'];
+const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -44,6 +44,9 @@ export default tseslint.config(
             ...['agent', 'bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports models and platform only')),
             // The approval contract serves every family and knows none of them (a family registers how its runs hear a decision).
             ...['models', 'agent', 'tools', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('approvals', f, 'approvals imports only platform')),
+            // Schedules start other families' runs through a port app.ts fills; no family knows them.
+            ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('schedules', f, 'schedules imports only platform (its targets are a port)')),
+            ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone(f, 'schedules', 'nothing but the composition root imports schedules')),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

@@ -52,6 +52,8 @@ export interface AppContext {
 
 /** What a feature needs done when the app stops, after the run engine stopped (app.ts runs them in order). */
 export interface FeatureShutdown {
+  /** Stops starting new runs of its own accord (the schedule ticker); before the run engine stops. */
+  readonly stopStarting?: () => Promise<void>;
   /** Ends the feature's open streams (each with its terminal frame), within `graceMs`; before connections drop. */
   readonly endStreams?: (graceMs: number) => Promise<void>;
   /** Stops the feature's sweepers and releases what it holds; after the server closed. */

@@ -1,6 +1,6 @@
 // Composition root: builds the stores, registries and providers from the typed config, registers the
-// platform hooks and every feature's routes, and runs the one ordered shutdown: the run engine stops
-// (drained, or settled), then each feature's open streams end, then the server closes, then each
+// platform hooks and every feature's routes, and runs the one ordered shutdown: the schedule ticker
+// stops, the run engine stops (drained, or settled), then each feature's open streams end, then the server closes, then each
 // feature's sweepers and held resources, the tool plane, the authenticator, tracing and the storage.
 // The only place that wires things up.
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -58,6 +58,7 @@ import { registerWorkflows } from './workflows/index.js';
 import { registerEvals } from './evals/index.js';
 import { registerBundles } from './bundles/index.js';
 import { registerConsole } from './console/index.js';
+import { registerSchedules, type TickWaiter } from './schedules/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -76,6 +77,8 @@ export interface AppDependencies {
   readonly consoleRoot?: string;
   /** Replaces the tracing started from config.observability.tracing (the caller shuts it down). */
   readonly tracing?: Tracing;
+  /** How the schedule ticker waits between passes (tests step it with ManualTicks). */
+  readonly scheduleTicks?: TickWaiter;
 }
 
 /** What `portcullis serve` reports at start-up beyond the configuration: whether each MCP server connects. */
@@ -274,9 +277,18 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
   // shutdown must finish and close):
   // features:start
-  const features: FeatureShutdown[] = [await registerBundles(app, context), await registerEvals(app, context), await registerWorkflows(app, context)];
+  const bundles = await registerBundles(app, context);
+  const evals = await registerEvals(app, context);
+  const workflows = await registerWorkflows(app, context);
+  // A schedule's fire starts a run through the family's own start: every check and cap a request meets.
+  const schedules = registerSchedules(app, context, {
+    targets: { startWorkflow: (runAs, workflowId, input) => workflows.startRun(runAs, workflowId, input), startEval: (runAs, request) => evals.startRun(runAs, request) },
+    ...(deps.scheduleTicks === undefined ? {} : { waiter: deps.scheduleTicks }),
+  });
+  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules];
   // features:end
   engine.start();
+  schedules.start();
   for (const [collection, family] of Object.entries(RUN_FAMILIES)) {
     metrics.runsQueued.child(family).track(() => engine.load(collection).queued);
   }
@@ -284,6 +296,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   // The one shutdown sequence. Before connections drop: the runs stop (drained on a shared storage,
   // settled on one nobody shares), then the open streams end with what the runs committed.
   app.addHook('preClose', async () => {
+    for (const feature of features) await feature.stopStarting?.();
     await engine.stop(STOP_GRACE_MS);
     for (const feature of features) await feature.endStreams?.(STREAM_GRACE_MS);
   });

@@ -141,6 +141,7 @@ export function buildOpenApiOptions(): SwaggerOptions {
         { name: 'Bundles', description: 'Agent bundles: upload, runs, streams, the AG-UI endpoint.' },
         { name: 'Workflows', description: 'DAG workflows: definitions, runs, approvals, streams.' },
         { name: 'Evals', description: 'Evaluation datasets and runs.' },
+        { name: 'Schedules', description: 'Cron schedules that start workflow and eval runs as their owner, and their fires.' },
       ],
     },
     refResolver: {

@@ -1,6 +1,6 @@
 // Wires the eval family from the shared AppContext: the store on the storage port, the eval run kind
 // on the shared engine (the runner on the chat model and the one governed tool call), the service, the
-// sweeper, routes. Returns what shutdown must close (the sweeper).
+// sweeper, routes. Returns what shutdown must close (the sweeper) and its run start for schedules.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { startSweeper } from '../platform/store/index.js';
@@ -9,7 +9,12 @@ import { evalRunKind } from './runs/eval-run-kind.js';
 import { EvalService } from './service.js';
 import { EvalStore } from './store/eval-store.js';
 
-export async function registerEvals(app: App, context: AppContext): Promise<FeatureShutdown> {
+/** What shutdown needs, and the run start other surfaces use (a schedule's fire, through app.ts). */
+export interface EvalFeature extends FeatureShutdown {
+  readonly startRun: EvalService['start'];
+}
+
+export async function registerEvals(app: App, context: AppContext): Promise<EvalFeature> {
   const { config, logger, storage, engine } = context;
   const log = {
     warn: (details: object, message: string) => logger.warn(details, message),
@@ -52,5 +57,5 @@ export async function registerEvals(app: App, context: AppContext): Promise<Feat
   const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log });
   const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the eval store sweep', log, sweep: () => service.sweep() });
   registerEvalRoutes(app, service, config.evaluation);
-  return { close: async () => sweeper.stop() };
+  return { startRun: (principal, body, requestId) => service.start(principal, body, requestId), close: async () => sweeper.stop() };
 }

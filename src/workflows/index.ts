@@ -1,6 +1,6 @@
 // The workflow family's public surface: registration, the service and the shapes other features
 // (evals) may use. Other features import from here only.
-export { registerWorkflows, MAX_DEFINITION_BYTES } from './register-workflows.js';
+export { registerWorkflows, MAX_DEFINITION_BYTES, type WorkflowFeature } from './register-workflows.js';
 export { createWorkflowService, type WorkflowService, type WorkflowServiceDependencies } from './service.js';
 export type { Diagnostic, DiagnosticCode } from './definition/diagnostic.js';
 export { diagnosticCodes } from './definition/diagnostic.js';

@@ -2,7 +2,7 @@
 // and ids, real timers, the six step runners on the one governed tool call, the chat model and the
 // condition evaluator's threads, the stream ceilings, the sweeper and the routes. Returns what shutdown
 // must finish (open progress streams: sent what is committed, then closed) and close (the sweeper, the
-// condition threads).
+// condition threads), and its run start for schedules.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { SharedSlots } from '../platform/rate-limit/index.js';
@@ -11,12 +11,17 @@ import { startSweeper } from '../platform/store/index.js';
 import { realTimers } from './engine/timers.js';
 import { ConditionEvaluator } from './steps/condition-evaluator.js';
 import { registerWorkflowRoutes } from './routes.js';
-import { createWorkflowService } from './service.js';
+import { createWorkflowService, type WorkflowService } from './service.js';
 
 /** DESIGN §2: definition bodies up to 2 MiB. */
 export const MAX_DEFINITION_BYTES = 2 * 1024 * 1024;
 
-export async function registerWorkflows(app: App, context: AppContext): Promise<FeatureShutdown> {
+/** What shutdown needs, and the run start other surfaces use (a schedule's fire, through app.ts). */
+export interface WorkflowFeature extends FeatureShutdown {
+  readonly startRun: WorkflowService['runs']['start'];
+}
+
+export async function registerWorkflows(app: App, context: AppContext): Promise<WorkflowFeature> {
   const { config } = context;
   const workflows = config.workflows;
   const logger = context.logger.child({ feature: 'workflows' });
@@ -70,6 +75,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
     sweep: () => service.runs.sweep(),
   });
   return {
+    startRun: (starter, workflowId, input, requestId) => service.runs.start(starter, workflowId, input, requestId),
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();

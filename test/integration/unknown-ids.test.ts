@@ -28,6 +28,7 @@ const BODIES: Readonly<Record<string, unknown>> = {
   invokeTool: { operation: 'now', parameters: {} },
   decideApproval: { decision: 'Approve' },
   decideApprovalById: { decision: 'Approve' },
+  updateSchedule: { name: 'renamed' },
 };
 
 const UNKNOWN = 'f3b9c2d4-5e6f-4a1b-8c7d-9e0f1a2b3c4d';

@@ -122,3 +122,51 @@ export class ArchiveRefusedLine extends FrameworkLogLine {
     super();
   }
 }
+
+/** Which fire of which schedule a line is about: service-generated ids and the scheduled instant. */
+export interface ScheduleFireRef {
+  readonly scheduleId: string;
+  /** The schedule's owner, as whom the run starts. */
+  readonly owner: string;
+  /** The cron instant fired for (ISO 8601, UTC). */
+  readonly scheduledFor: string;
+  readonly target: 'workflow' | 'eval';
+}
+
+/** The fields both schedule lines carry. */
+abstract class ScheduleLine extends FrameworkLogLine {
+  readonly scheduleId: string;
+  readonly owner: string;
+  readonly scheduledFor: string;
+  readonly target: string;
+  constructor(ref: ScheduleFireRef) {
+    super();
+    ({ scheduleId: this.scheduleId, owner: this.owner, scheduledFor: this.scheduledFor, target: this.target } = ref);
+  }
+}
+
+/** `schedule.fired`: a schedule's fire started its run, as the schedule's owner. */
+export class ScheduleFiredLine extends ScheduleLine {
+  readonly event = 'schedule.fired';
+  constructor(
+    ref: ScheduleFireRef,
+    readonly jobId: string,
+    /** True when this one fire stands for several instants missed while no instance ran (catch-up). */
+    readonly catchUp: boolean,
+  ) {
+    super(ref);
+  }
+}
+
+/** `schedule.failed`: a schedule's fire could not start its run (Skipped: a live run or a cap; Failed: anything else). */
+export class ScheduleFailedLine extends ScheduleLine {
+  readonly event = 'schedule.failed';
+  constructor(
+    ref: ScheduleFireRef,
+    readonly outcome: 'Skipped' | 'Failed',
+    /** The problem code the start was refused with (`conflict`, `forbidden`, `not-found`, …), or `internal`. */
+    readonly problem: string,
+  ) {
+    super(ref);
+  }
+}

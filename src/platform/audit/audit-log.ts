@@ -8,7 +8,10 @@ import {
   ApprovalRequestedLine,
   ArchiveRefusedLine,
   EnvelopeResolvedLine,
+  ScheduleFailedLine,
+  ScheduleFiredLine,
   type ApprovalRef,
+  type ScheduleFireRef,
   type AuditSurface,
 } from './audit-lines.js';
 
@@ -48,6 +51,14 @@ export class AuditLog {
 
   archiveRefused(owner: string, guard: string, reqId: string | null = null): void {
     this.#sink.info(new ArchiveRefusedLine(owner, guard, reqId), 'archive refused');
+  }
+
+  scheduleFired(ref: ScheduleFireRef, jobId: string, catchUp: boolean): void {
+    this.#sink.info(new ScheduleFiredLine(ref, jobId, catchUp), 'schedule fired');
+  }
+
+  scheduleFailed(ref: ScheduleFireRef, outcome: 'Skipped' | 'Failed', problem: string): void {
+    this.#sink.info(new ScheduleFailedLine(ref, outcome, problem), 'schedule fire did not start its run');
   }
 }
 

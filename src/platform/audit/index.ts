@@ -7,6 +7,9 @@ export {
   ApprovalExpiredLine,
   ApprovalEscalatedLine,
   ArchiveRefusedLine,
+  ScheduleFiredLine,
+  ScheduleFailedLine,
   type ApprovalRef,
+  type ScheduleFireRef,
   type AuditSurface,
 } from './audit-lines.js';

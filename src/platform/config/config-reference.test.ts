@@ -42,12 +42,16 @@ describe('configReference', () => {
     expect(row('AppConfig:AI:BundleExecution:Auth:JwksRefreshCooldown')).toMatchObject({ default: '00:00:30' });
     expect(row('AppConfig:Http:RequestTimeout')).toMatchObject({ default: '00:01:00' });
     expect(row('AppConfig:Logging:Level')).toMatchObject({ default: 'info' });
+    expect(row('AppConfig:Schedules:MinIntervalSeconds')).toMatchObject({ default: '60' });
+    expect(row('AppConfig:Schedules:FireRetention')).toMatchObject({ default: '7.00:00:00' });
   });
 
   it('lists every rate-limit policy with its default', () => {
     expect(row('AppConfig:AI:RateLimits:bundles-register:PermitsPerMinute')).toMatchObject({ default: '10', type: 'integer 1–1000000' });
     expect(row('AppConfig:AI:RateLimits:tools-read:PermitsPerMinute')).toMatchObject({ default: '120' });
-    expect(configReference.filter((doc) => doc.key.startsWith('AppConfig:AI:RateLimits:'))).toHaveLength(10);
+    expect(configReference.filter((doc) => doc.key.startsWith('AppConfig:AI:RateLimits:'))).toHaveLength(12);
+    expect(row('AppConfig:AI:RateLimits:schedules-write:PermitsPerMinute')).toMatchObject({ default: '30' });
+    expect(row('AppConfig:AI:RateLimits:schedules-read:PermitsPerMinute')).toMatchObject({ default: '120' });
   });
 
   it('documents the environment name variable', () => {

@@ -17,6 +17,7 @@ import { loggingKeys } from './keys/logging-keys.js';
 import { mcpServerKeys } from './keys/mcp-server-keys.js';
 import { observabilityKeys } from './keys/observability-keys.js';
 import { rateLimitKeys } from './keys/rate-limit-keys.js';
+import { scheduleKeys } from './keys/schedule-keys.js';
 import { storageKeys } from './keys/storage-keys.js';
 import { toolKeys } from './keys/tool-keys.js';
 import { workflowKeys } from './keys/workflow-keys.js';
@@ -33,6 +34,7 @@ export const keyTable = [
   ...workflowKeys,
   ...approvalKeys,
   ...evaluationKeys,
+  ...scheduleKeys,
   ...rateLimitKeys,
   ...httpKeys,
   ...idempotencyKeys,

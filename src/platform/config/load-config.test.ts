@@ -134,6 +134,7 @@ describe('loadConfig defaults', () => {
         maxConcurrentRuns: 4,
         reportsRoot: null,
       },
+      schedules: { enabled: true, minIntervalSeconds: 60, fireRetentionMs: 7 * 24 * 3_600_000 },
       rateLimits: {
         'bundles-register': 10,
         'bundles-runs': 60,
@@ -145,6 +146,8 @@ describe('loadConfig defaults', () => {
         'workflows-read': 120,
         'evals-write': 10,
         'evals-read': 120,
+        'schedules-write': 30,
+        'schedules-read': 120,
       },
       http: { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 64 },
       idempotency: { ttlMs: 86_400_000 },

@@ -63,4 +63,5 @@ export type ToolsConfig = AppConfig['tools'];
 export type WorkflowsConfig = AppConfig['workflows'];
 export type ApprovalsConfig = AppConfig['approvals'];
 export type EvaluationConfig = AppConfig['evaluation'];
+export type SchedulesConfig = AppConfig['schedules'];
 export type StorageConfig = AppConfig['storage'];
