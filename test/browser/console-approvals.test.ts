@@ -100,7 +100,7 @@ describe('console: approvals on the one approval contract', () => {
     toolCall = await blockedRun(SUPERVISED);
     const { page } = tab;
     await page.goto(`${server.url}/console/#/approvals`);
-    expect(await page.getByRole('tab', { name: 'Mine' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: 'Mine', selected: true }).waitFor();
     const card = page.getByRole('button', { name: /Tool call memory\.set/ });
     await card.waitFor();
     expect(await card.textContent()).toContain('Supervised ceiling');
@@ -134,7 +134,8 @@ describe('console: approvals on the one approval contract', () => {
     const { page } = tab;
     await page.getByRole('tab', { name: 'To decide' }).click();
     await page.waitForURL(/#\/approvals\/to-decide$/);
-    expect(await page.getByRole('tab', { name: 'To decide' }).getAttribute('aria-selected')).toBe('true');
+    // The selection follows the route on the next render: wait for it rather than read it at once.
+    await page.getByRole('tab', { name: 'To decide', selected: true }).waitFor();
     await page.getByRole('tabpanel', { name: 'To decide' }).getByRole('button', { name: /Tool call memory\.set/ }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     const routed = await api<{ approvals: ApprovalBody[] }>('GET', '/api/approvals?scope=approver');
