@@ -69,8 +69,10 @@ describe('conversation amplification', () => {
       // Two results fit in 2 MiB; the third call is refused before it is sent.
       expect(fake.requests).toHaveLength(4 * 3);
       expect(Math.max(...requestBytes(fake))).toBeLessThan(2 * MiB + 64 * KiB);
-      // Unbounded: 25 calls a turn, each resending every earlier result (about 300 MB upstream per run).
-      expect(probe.peakGrowthMiB()).toBeLessThan(150);
+      // Unbounded: 25 calls a turn, each resending every earlier result (about 300 MB upstream per run,
+      // over a gigabyte for the four). Bounded it peaks near 120 MiB on an idle machine and a little over
+      // 150 when the garbage collector lags on a loaded one; 250 still tells the two apart.
+      expect(probe.peakGrowthMiB()).toBeLessThan(250);
     } finally {
       probe.stop();
     }
