@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals'];
+const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'webhooks'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -44,6 +44,11 @@ export default tseslint.config(
             ...['agent', 'bundles', 'workflows', 'evals'].map((f) => zone('tools', f, 'tools imports models and platform only')),
             // The approval contract serves every family and knows none of them (a family registers how its runs hear a decision).
             ...['models', 'agent', 'tools', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('approvals', f, 'approvals imports only platform')),
+            // Webhooks deliver what the families write to the platform's outbox; they know no family, and
+            // of the tool plane only http_fetch's destination vetting (one SSRF policy, not two).
+            ...['models', 'agent', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('webhooks', f, 'webhooks import only platform and the http_fetch vetting')),
+            { target: './src/webhooks', from: './src/tools', except: ['./builtin/http-fetch'], message: 'webhooks import only platform and the http_fetch vetting' },
+            ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals'].map((f) => zone(f, 'webhooks', 'families write events to the platform outbox; only app.ts knows webhooks')),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

@@ -14,6 +14,7 @@ import type { Tracing } from './platform/tracing/index.js';
 import type { AuditLog } from './platform/audit/index.js';
 import type { AccessPolicy } from './platform/access/index.js';
 import type { Approvals } from './approvals/index.js';
+import type { EventOutbox } from './platform/outbox/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
@@ -45,6 +46,8 @@ export interface AppContext {
   readonly engine: RunEngine;
   /** The one approval contract (DESIGN.md §13): families open approvals here and hear decisions. */
   readonly approvals: Approvals;
+  /** Where a family writes the events its state changes cause, in the same commit (webhooks, DESIGN.md §14). */
+  readonly events: EventOutbox;
 }
 
 /** What a feature needs done when the app stops, after the run engine stopped (app.ts runs them in order). */

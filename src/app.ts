@@ -54,6 +54,7 @@ import { registerWorkflows } from './workflows/index.js';
 import { registerEvals } from './evals/index.js';
 import { registerBundles } from './bundles/index.js';
 import { registerConsole } from './console/index.js';
+import { createWebhooks } from './webhooks/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -214,7 +215,20 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     }),
     clock: storage.clock,
   });
-  const approvals = new Approvals({ config: config.approvals, store: new ApprovalStore({ storage }), clock: storage.clock, audit, metrics, log });
+  const ids = deps.ids ?? randomIds;
+  // Webhooks first: every family writes its events to their outbox (DESIGN.md §14).
+  const webhooks = createWebhooks({
+    config: config.webhooks,
+    storage,
+    clock: storage.clock,
+    ids,
+    metrics,
+    instanceId: engine.instanceId,
+    leaseTtlMs: engine.leaseTtlMs,
+    cleanupIntervalMs: config.bundleExecution.cleanupIntervalMs,
+    log,
+  });
+  const approvals = new Approvals({ config: config.approvals, store: new ApprovalStore({ storage }), clock: storage.clock, audit, metrics, log, events: webhooks.outbox });
   registerApprovalRoutes(app, approvals);
   // With approvals on, expiry and escalation are timely (a bundle run waits on its approval's expiry); off, only gates' records are swept.
   const approvalSweeper = startSweeper({
@@ -240,7 +254,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     audit,
     // Everything stored is judged on the storage's clock (on PostgreSQL, the database's).
     clock: storage.clock,
-    ids: deps.ids ?? randomIds,
+    ids,
     access,
     chatModel: observed(
       deps.chatModel !== undefined
@@ -260,11 +274,12 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     storage,
     engine,
     approvals,
+    events: webhooks.outbox,
   };
   // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
   // shutdown must finish and close):
   // features:start
-  const features: FeatureShutdown[] = [await registerBundles(app, context), await registerEvals(app, context), await registerWorkflows(app, context)];
+  const features: FeatureShutdown[] = [await registerBundles(app, context), await registerEvals(app, context), await registerWorkflows(app, context), webhooks.register(app)];
   // features:end
   engine.start();
   for (const [collection, family] of Object.entries(RUN_FAMILIES)) {

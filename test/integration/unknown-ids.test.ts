@@ -27,6 +27,7 @@ const BODIES: Readonly<Record<string, unknown>> = {
   runBundleAgui: { threadId: 'thread-1', runId: 'run-1', messages: [{ id: 'm1', role: 'user', content: 'hello' }] },
   invokeTool: { operation: 'now', parameters: {} },
   decideApproval: { decision: 'Approve' },
+  decideApprovalById: { decision: 'Approve' },
 };
 
 const UNKNOWN = 'f3b9c2d4-5e6f-4a1b-8c7d-9e0f1a2b3c4d';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configReference } from './index.js';
 import { keyTable } from './key-table.js';
+import { rateLimitPolicies } from './types.js';
 
 function row(key: string): (typeof configReference)[number] | undefined {
   return configReference.find((doc) => doc.key === key);
@@ -47,7 +48,7 @@ describe('configReference', () => {
   it('lists every rate-limit policy with its default', () => {
     expect(row('AppConfig:AI:RateLimits:bundles-register:PermitsPerMinute')).toMatchObject({ default: '10', type: 'integer 1–1000000' });
     expect(row('AppConfig:AI:RateLimits:tools-read:PermitsPerMinute')).toMatchObject({ default: '120' });
-    expect(configReference.filter((doc) => doc.key.startsWith('AppConfig:AI:RateLimits:'))).toHaveLength(10);
+    expect(configReference.filter((doc) => doc.key.startsWith('AppConfig:AI:RateLimits:'))).toHaveLength(rateLimitPolicies.length);
   });
 
   it('documents the environment name variable', () => {

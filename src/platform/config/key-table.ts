@@ -18,6 +18,7 @@ import { observabilityKeys } from './keys/observability-keys.js';
 import { rateLimitKeys } from './keys/rate-limit-keys.js';
 import { storageKeys } from './keys/storage-keys.js';
 import { toolKeys } from './keys/tool-keys.js';
+import { webhookKeys } from './keys/webhook-keys.js';
 import { workflowKeys } from './keys/workflow-keys.js';
 
 export const keyTable = [
@@ -32,6 +33,7 @@ export const keyTable = [
   ...workflowKeys,
   ...approvalKeys,
   ...evaluationKeys,
+  ...webhookKeys,
   ...rateLimitKeys,
   ...httpKeys,
   ...loggingKeys,

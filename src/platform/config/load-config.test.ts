@@ -134,6 +134,7 @@ describe('loadConfig defaults', () => {
         maxConcurrentRuns: 4,
         reportsRoot: null,
       },
+      webhooks: { allowedHosts: [], maxAttempts: 7, pollIntervalMs: 1_000 },
       rateLimits: {
         'bundles-register': 10,
         'bundles-runs': 60,
@@ -145,6 +146,8 @@ describe('loadConfig defaults', () => {
         'workflows-read': 120,
         'evals-write': 10,
         'evals-read': 120,
+        'webhooks-write': 30,
+        'webhooks-read': 120,
       },
       http: { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 64 },
       logging: { level: 'info', maxStringLength: 8192 },

@@ -63,4 +63,5 @@ export type ToolsConfig = AppConfig['tools'];
 export type WorkflowsConfig = AppConfig['workflows'];
 export type ApprovalsConfig = AppConfig['approvals'];
 export type EvaluationConfig = AppConfig['evaluation'];
+export type WebhooksConfig = AppConfig['webhooks'];
 export type StorageConfig = AppConfig['storage'];

@@ -14,6 +14,8 @@ export const rateLimitPolicies = [
   'workflows-read',
   'evals-write',
   'evals-read',
+  'webhooks-write',
+  'webhooks-read',
 ] as const;
 export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
 
@@ -28,6 +30,8 @@ const defaults: Readonly<Record<RateLimitPolicy, number>> = {
   'workflows-read': 120,
   'evals-write': 10,
   'evals-read': 120,
+  'webhooks-write': 30,
+  'webhooks-read': 120,
 };
 
 // `target` keeps the policy name as the field: rateLimits['bundles-register'], not …permitsPerMinute.
