@@ -10,7 +10,7 @@ import type { RecordKey, Storage, StoredRecord } from '../platform/storage/index
 import { retryDelayMs } from './retry-schedule.js';
 import type { AttemptResult, WebhookAttempt } from './send-webhook.js';
 import { DELIVERY_COLLECTION, DUE_HOLDER, type DeliveryData, type DeliveryState } from './webhook-delivery.js';
-import type { WebhookStore } from './webhook-store.js';
+import type { WebhookData, WebhookStore } from './webhook-store.js';
 
 /** The signal topic that wakes every instance's dispatcher. */
 export const WEBHOOKS_TOPIC = 'webhooks';
@@ -90,10 +90,20 @@ export class WebhookDispatcher {
         const room = concurrency - this.#inFlight.size;
         if (room <= 0) break; // an attempt ending wakes the next pass
         const due = await storage.records.lapsed<DeliveryData>([DELIVERY_COLLECTION], ['Pending'], room);
-        for (const record of due) {
-          if (this.#stopping.signal.aborted) break;
-          const claimed = await storage.records.claim<DeliveryData>(record, holder, leaseTtlMs, { states: ['Pending'], lapsedOnly: true });
-          if (claimed !== undefined) this.#launch(claimed);
+        // Claimed together (one round trip each, in parallel); a subscription is read once per pass.
+        const subscriptions = new Map<string, Promise<WebhookData | undefined>>();
+        const subscriptionOf = (record: StoredRecord<DeliveryData>): Promise<WebhookData | undefined> => {
+          const key = `${record.ownerId}\u0000${record.data.webhookId}`;
+          let found = subscriptions.get(key);
+          if (found === undefined) subscriptions.set(key, (found = this.#options.store.get(record.ownerId, record.data.webhookId)));
+          return found;
+        };
+        const claims = await Promise.all(
+          due.map((record) => storage.records.claim<DeliveryData>(record, holder, leaseTtlMs, { states: ['Pending'], lapsedOnly: true })),
+        );
+        for (const claimed of claims) {
+          // Claimed as the instance began stopping: let it lapse at once for another instance.
+          if (claimed !== undefined && !this.#stopping.signal.aborted) this.#launch(claimed, subscriptionOf(claimed));
         }
         this.#outage.succeeded();
         if (due.length >= room) this.#again = true;
@@ -105,9 +115,9 @@ export class WebhookDispatcher {
     }
   }
 
-  #launch(record: StoredRecord<DeliveryData>): void {
+  #launch(record: StoredRecord<DeliveryData>, subscription: Promise<WebhookData | undefined>): void {
     const id = `${record.ownerId}\u0000${record.id}`;
-    const attempt = this.#attempt(record)
+    const attempt = this.#attempt(record, subscription)
       .catch((err: unknown) => {
         if (!this.#stopping.signal.aborted) this.#outage.failed(err);
       })
@@ -118,11 +128,11 @@ export class WebhookDispatcher {
     this.#inFlight.set(id, attempt);
   }
 
-  async #attempt(record: StoredRecord<DeliveryData>): Promise<void> {
-    const { storage, store, clock, holder, maxAttempts } = this.#options;
+  async #attempt(record: StoredRecord<DeliveryData>, subscription: Promise<WebhookData | undefined>): Promise<void> {
+    const { storage, clock, holder, maxAttempts } = this.#options;
     const key: RecordKey = { collection: record.collection, ownerId: record.ownerId, id: record.id };
     const delivery = record.data;
-    const webhook = await store.get(record.ownerId, delivery.webhookId);
+    const webhook = await subscription;
     if (webhook === undefined) {
       await storage.records.delete(key); // its subscription was deleted: nobody to deliver to
       return;

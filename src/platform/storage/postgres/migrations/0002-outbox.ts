@@ -1,5 +1,5 @@
 // Schema version 2: an outbox written in the same transaction as the change that causes it (DESIGN
-// §14, docs/decisions/1301). Outbox entries are rows of `records` like any other; write_outbox inserts
+// §14, decision 1301). Outbox entries are rows of `records` like any other; write_outbox inserts
 // those whose key no live row has. apply_change and insert_record gain an overload with one more
 // parameter (the outbox as a json array of records rows) that calls the version-1 function and then
 // writes the outbox only when that wrote something. The version-1 functions stay as they were, so an
