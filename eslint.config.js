@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules'];
+const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -47,6 +47,11 @@ export default tseslint.config(
             // Schedules start other families' runs through a port app.ts fills; no family knows them.
             ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('schedules', f, 'schedules imports only platform (its targets are a port)')),
             ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone(f, 'schedules', 'nothing but the composition root imports schedules')),
+            // Webhooks deliver what the families write to the platform's outbox; they know no family, and
+            // of the tool plane only http_fetch's destination vetting (one SSRF policy, not two).
+            ...['models', 'agent', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('webhooks', f, 'webhooks import only platform and the http_fetch vetting')),
+            { target: './src/webhooks', from: './src/tools', except: ['./builtin/http-fetch'], message: 'webhooks import only platform and the http_fetch vetting' },
+            ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals'].map((f) => zone(f, 'webhooks', 'families write events to the platform outbox; only app.ts knows webhooks')),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

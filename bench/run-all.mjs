@@ -24,6 +24,7 @@ const benches = [
   'metrics-cost', // issue 12
   'lane-fairness', // issue 22
   'approvals', // issue 23
+  'webhooks', // DESIGN §14
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {

@@ -15,6 +15,7 @@ import type { AuditLog } from './platform/audit/index.js';
 import type { AccessPolicy } from './platform/access/index.js';
 import type { Approvals } from './approvals/index.js';
 import type { IdempotencyStore } from './platform/idempotency/index.js';
+import type { EventOutbox } from './platform/outbox/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
@@ -48,6 +49,8 @@ export interface AppContext {
   readonly approvals: Approvals;
   /** Idempotency keys (DESIGN.md §14): an upload admits its key with the file's fingerprint. */
   readonly idempotency: IdempotencyStore;
+  /** Where a family writes the events its state changes cause, in the same commit (webhooks, DESIGN.md §14). */
+  readonly events: EventOutbox;
 }
 
 /** What a feature needs done when the app stops, after the run engine stopped (app.ts runs them in order). */

@@ -59,6 +59,7 @@ import { registerEvals } from './evals/index.js';
 import { registerBundles } from './bundles/index.js';
 import { registerConsole } from './console/index.js';
 import { registerSchedules, type TickWaiter } from './schedules/index.js';
+import { createWebhooks } from './webhooks/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -226,7 +227,20 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     }),
     clock: storage.clock,
   });
-  const approvals = new Approvals({ config: config.approvals, store: new ApprovalStore({ storage }), clock: storage.clock, audit, metrics, log });
+  const ids = deps.ids ?? randomIds;
+  // Webhooks first: every family writes its events to their outbox (DESIGN.md §14).
+  const webhooks = createWebhooks({
+    config: config.webhooks,
+    storage,
+    clock: storage.clock,
+    ids,
+    metrics,
+    instanceId: engine.instanceId,
+    leaseTtlMs: engine.leaseTtlMs,
+    cleanupIntervalMs: config.bundleExecution.cleanupIntervalMs,
+    log,
+  });
+  const approvals = new Approvals({ config: config.approvals, store: new ApprovalStore({ storage }), clock: storage.clock, audit, metrics, log, events: webhooks.outbox });
   registerApprovalRoutes(app, approvals);
   // With approvals on, expiry and escalation are timely (a bundle run waits on its approval's expiry); off, only gates' records are swept.
   const approvalSweeper = startSweeper({
@@ -252,7 +266,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     audit,
     // Everything stored is judged on the storage's clock (on PostgreSQL, the database's).
     clock: storage.clock,
-    ids: deps.ids ?? randomIds,
+    ids,
     access,
     chatModel: observed(
       deps.chatModel !== undefined
@@ -273,6 +287,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     engine,
     approvals,
     idempotency,
+    events: webhooks.outbox,
   };
   // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
   // shutdown must finish and close):
@@ -285,7 +300,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     targets: { startWorkflow: (runAs, workflowId, input) => workflows.startRun(runAs, workflowId, input), startEval: (runAs, request) => evals.startRun(runAs, request) },
     ...(deps.scheduleTicks === undefined ? {} : { waiter: deps.scheduleTicks }),
   });
-  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules];
+  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules, webhooks.register(app)];
   // features:end
   engine.start();
   schedules.start();

@@ -4,18 +4,16 @@
 // B reports the run Succeeded (B must notice A's lease lapsed, claim the run, resume it from its
 // checkpoints and finish it). BENCH_RUNS samples (5), RunLeaseTtl BENCH_LEASE_SECONDS (5).
 // Target: ≤ RunLeaseTtl + 5 s.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { show, spread } from '../lib/stats.mjs';
 import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { serveCli } from '../lib/serve-cli.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LEASE_SECONDS = Number(process.env.BENCH_LEASE_SECONDS ?? 5);
 const TARGET_MS = (LEASE_SECONDS + 5) * 1000;
-const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-takeover-'));
 const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
 const env = {
@@ -33,18 +31,7 @@ const env = {
   'AppConfig__AI__RateLimits__workflows-write__PermitsPerMinute': '1000000',
 };
 
-function serve() {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: work, env, stdio: ['ignore', 'pipe', process.env.BENCH_SERVER_LOG === 'inherit' ? 'inherit' : 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /^listening on (\S+)$/m.exec(out);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-}
+const serve = () => serveCli({ cwd: work, env });
 
 async function call(base, method, path, body) {
   const res = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });

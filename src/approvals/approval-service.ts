@@ -9,6 +9,8 @@ import type { Principal } from '../platform/auth/index.js';
 import type { Clock } from '../platform/clock/index.js';
 import { isoInstant } from '../platform/clock/index.js';
 import type { ApprovalsConfig } from '../platform/config/types.js';
+import { NO_EVENT_OUTBOX, type EventOutbox } from '../platform/outbox/index.js';
+import { approvalEvent } from './approval-event.js';
 import { approvalClosed, approvalNotFound, payloadInvalid, selfApprovalRefused } from './approval-problems.js';
 import { decided, timedOut, withdrawn, type ApprovalData, type ApprovalRunKind } from './approval-record.js';
 import { statesOf, statusOf, toApprovalResource, type ApprovalResource, type ApprovalStatus } from './approval-resource.js';
@@ -43,6 +45,8 @@ export interface ApprovalsOptions {
   readonly audit: AuditLog;
   readonly metrics?: ServiceMetrics;
   readonly log: { warn(details: object, message: string): void };
+  /** Where approval.requested/decided/expired are written, with the change (webhooks). */
+  readonly events?: EventOutbox;
 }
 
 export class Approvals {
@@ -58,6 +62,10 @@ export class Approvals {
 
   get enabled(): boolean {
     return this.#options.config.enabled;
+  }
+
+  get #events(): EventOutbox {
+    return this.#options.events ?? NO_EVENT_OUTBOX;
   }
 
   get store(): ApprovalStore {
@@ -82,7 +90,7 @@ export class Approvals {
 
   /** Stores a new approval, routes it, and says so. */
   async request(approval: ApprovalData, ownerId: string): Promise<void> {
-    await this.#options.store.open(approval, ownerId);
+    await this.#options.store.open(approval, ownerId, await this.#events.entriesFor(approvalEvent('approval.requested', approval, ownerId), approval.createdAt));
     this.#options.audit.approvalRequested(refOf(approval, ownerId), {
       tool: approval.tool ?? null,
       reason: approval.reason ?? 'HumanGate',
@@ -94,7 +102,8 @@ export class Approvals {
   /** Settles a still-open approval as expired (a rejection); false when it was decided first. */
   async expire(approval: ApprovalData, ownerId: string): Promise<boolean> {
     const now = this.#options.clock.now();
-    if (!(await this.#options.store.settle(ownerId, timedOut(approval, now)))) return false;
+    const expired = timedOut(approval, now);
+    if (!(await this.#options.store.settle(ownerId, expired, await this.#events.entriesFor(approvalEvent('approval.expired', expired, ownerId), now)))) return false;
     this.#options.audit.approvalExpired(refOf(approval, ownerId), now - approval.createdAt);
     this.#observeWait(approval, 'expired', now);
     return true;
@@ -179,7 +188,7 @@ export class Approvals {
         throw approvalClosed(statusOf(current.state));
       }
       const next = decided(current, request.decision, request.comment ?? null, { ownerId: principal.ownerId, name: principal.displayName ?? null }, now, request.decision === 'Approve' ? payload : undefined);
-      if (await store.settle(ownerId, next)) {
+      if (await store.settle(ownerId, next, await this.#events.entriesFor(approvalEvent('approval.decided', next, ownerId), now))) {
         this.#options.audit.approvalDecided(refOf(next, ownerId), principal.ownerId, request.decision, now - next.createdAt, options.requestId ?? null);
         this.#observeWait(next, request.decision === 'Approve' ? 'approved' : 'rejected', now);
         await this.#tell(next, ownerId);

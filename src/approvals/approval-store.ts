@@ -6,7 +6,7 @@
 // approvals; what one says is always read from its owner's record. (The owner collection keeps its
 // first name, `workflow-approval`, so approvals stored before bundle runs could wait stay readable.)
 import type { Owner } from '../platform/ownership/index.js';
-import { compareNewestFirst, decodeCursor, encodeCursor, isStorableKey, type RecordKey, type Storage, type StoredRecord } from '../platform/storage/index.js';
+import { compareNewestFirst, decodeCursor, encodeCursor, isStorableKey, type OutboxEntry, type RecordKey, type Storage, type StoredRecord } from '../platform/storage/index.js';
 import type { ApprovalData, ApprovalState } from './approval-record.js';
 
 export const APPROVAL_COLLECTION = 'workflow-approval';
@@ -32,15 +32,19 @@ export class ApprovalStore {
     this.#storage = options.storage;
   }
 
-  /** Stores a new Pending approval and routes it to its roles. */
-  async open(approval: ApprovalData, ownerId: string): Promise<void> {
-    await this.#storage.records.insert<ApprovalData>({
-      ...approvalKey(ownerId, approval.approvalId),
-      scope: approval.jobId,
-      state: approval.state,
-      createdAt: approval.createdAt,
-      data: approval,
-    });
+  /** Stores a new Pending approval (with the outbox its request writes) and routes it to its roles. */
+  async open(approval: ApprovalData, ownerId: string, outbox: readonly OutboxEntry[] = []): Promise<void> {
+    await this.#storage.records.insert<ApprovalData>(
+      {
+        ...approvalKey(ownerId, approval.approvalId),
+        scope: approval.jobId,
+        state: approval.state,
+        createdAt: approval.createdAt,
+        data: approval,
+      },
+      undefined,
+      outbox,
+    );
     await this.#index(approval, ownerId, [OPEN_PARTITION, ...(approval.routedTo ?? []).map(rolePartition)]);
   }
 
@@ -124,9 +128,9 @@ export class ApprovalStore {
     return found;
   }
 
-  /** Moves a still-Pending approval to `next` (its decided state); false when it was no longer Pending. */
-  async settle(ownerId: string, next: ApprovalData): Promise<boolean> {
-    const updated = await this.#storage.records.update<ApprovalData>(approvalKey(ownerId, next.approvalId), { state: next.state, data: next }, { states: ['Pending'] });
+  /** Moves a still-Pending approval to `next` (its decided state), with the outbox; false when it was no longer Pending. */
+  async settle(ownerId: string, next: ApprovalData, outbox: readonly OutboxEntry[] = []): Promise<boolean> {
+    const updated = await this.#storage.records.update<ApprovalData>(approvalKey(ownerId, next.approvalId), { state: next.state, data: next }, { states: ['Pending'] }, outbox);
     if (updated === undefined) return false;
     await this.#mirror(next, { state: next.state });
     return true;

@@ -81,6 +81,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
       log,
       parked: (run) => resumer.parked(run),
       withdraw: (run) => resumer.withdraw(run),
+      events: context.events,
     }),
   );
   const runService = new BundleRunService({

@@ -32,6 +32,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<Eval
       store,
       clock: context.clock,
       ids: context.ids,
+      events: context.events,
       maxConcurrent: config.evaluation.maxConcurrentRuns,
       host: {
         model: context.chatModel,

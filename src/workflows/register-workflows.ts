@@ -32,6 +32,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
     engine: context.engine,
     access: context.access,
     approvals: context.approvals,
+    events: context.events,
     clock: context.clock,
     ids: context.ids,
     timers: realTimers,

@@ -15,6 +15,7 @@ import { WorkflowRunExecutor } from './runs/workflow-run-executor.js';
 import { WorkflowRunService } from './runs/workflow-run-service.js';
 import { WorkflowRunStore, workflowRunKey } from './runs/workflow-run-store.js';
 import type { StepRunnerDependencies } from './steps/create-step-runners.js';
+import type { EventOutbox } from '../platform/outbox/index.js';
 import { workflowRunKind } from './runs/workflow-run-kind.js';
 
 export interface WorkflowServiceDependencies {
@@ -23,6 +24,8 @@ export interface WorkflowServiceDependencies {
   readonly engine: RunEngine;
   readonly access: AccessPolicy;
   readonly approvals: Approvals;
+  /** Where workflow.run.blocked and workflow.run.finished are written with the change. */
+  readonly events: EventOutbox;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly timers: Timers;
@@ -43,8 +46,9 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
   const store = new DefinitionStore({ storage });
   const { approvals } = deps;
   const runStore = new WorkflowRunStore({ storage, recordTtlMs: config.runRecordTtlMs, approvals: approvals.store });
-  const executor = new WorkflowRunExecutor({ runs: runStore, approvals, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
-  engine.register(workflowRunKind({ runs: runStore, approvals, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
+  const { events } = deps;
+  const executor = new WorkflowRunExecutor({ runs: runStore, approvals, events, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
+  engine.register(workflowRunKind({ runs: runStore, approvals, events, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
   // A decision made through any instance reaches the run wherever it executes.
   approvals.onDecided('workflow', (approval, ownerId) => engine.notify(workflowRunKey({ ownerId }, approval.jobId), { type: 'approval-decided', approvalId: approval.approvalId }));
   const definitions = new DefinitionService({

@@ -268,6 +268,58 @@ export function describeStorageContract(provider: string, create: () => Promise<
       });
     });
 
+    describe('outbox', () => {
+      const run = key('job', 'alice', 'run');
+      const entry = (id: string, due = clock.now()) => ({
+        collection: 'outbox',
+        ownerId: 'alice',
+        id,
+        scope: 'sub-1',
+        state: 'Pending',
+        createdAt: clock.now(),
+        lease: { holder: 'due', expiresAt: due },
+        data: { event: id },
+      });
+      const outboxIds = async () => (await storage.records.list('outbox', 'alice', { limit: 50 })).records.map((r) => r.id).sort();
+
+      it('writes the outbox with a journal commit, and nothing of it when the guard refuses the commit', async () => {
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        expect(await storage.journal.commit(run, { record: { patch: { state: 'Done' }, guard: { states: ['Queued'] } }, outbox: [entry('e0')] })).toEqual({ committed: false });
+        expect(await outboxIds()).toEqual([]);
+        const done = await storage.journal.commit(run, { events: [{ type: 'FINISHED' }], record: { patch: { state: 'Done' } }, outbox: [entry('e1'), entry('e2')] });
+        expect(done.committed).toBe(true);
+        expect(await outboxIds()).toEqual(['e1', 'e2']);
+        expect(await storage.records.get({ collection: 'outbox', ownerId: 'alice', id: 'e1' })).toMatchObject({ scope: 'sub-1', state: 'Pending', version: 1, leaseHolder: 'due', data: { event: 'e1' } });
+      });
+
+      it('writes the outbox with a guarded update or an insert, and only when that write happens', async () => {
+        await storage.records.insert({ ...key('a'), state: 'Pending', createdAt: clock.now(), data: {} }, undefined, [entry('requested')]);
+        expect(await storage.records.insert({ ...key('a'), createdAt: clock.now(), data: {} }, undefined, [entry('again')])).toMatchObject({ outcome: 'exists' });
+        expect(await storage.records.update(key('a'), { state: 'Approved' }, { states: ['Rejected'] }, [entry('refused')])).toBeUndefined();
+        expect(await storage.records.update(key('a'), { state: 'Approved' }, { states: ['Pending'] }, [entry('decided')])).toMatchObject({ state: 'Approved' });
+        expect(await outboxIds()).toEqual(['decided', 'requested']);
+      });
+
+      it('leaves an entry whose key is live as it is, replaces an expired one, and finds entries once due as lapsed leases', async () => {
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        await storage.records.put({ ...entry('kept'), data: { event: 'first' } });
+        await storage.records.put({ ...entry('stale'), expiresAt: clock.now() + 1, data: { event: 'old' } });
+        clock.advance(1);
+        await storage.journal.commit(run, { outbox: [entry('kept'), entry('stale'), entry('later', clock.now() + 5_000)] });
+        expect((await storage.records.get<{ event: string }>({ collection: 'outbox', ownerId: 'alice', id: 'kept' }))?.data.event).toBe('first');
+        expect((await storage.records.get<{ event: string }>({ collection: 'outbox', ownerId: 'alice', id: 'stale' }))?.data.event).toBe('stale');
+        expect((await storage.records.lapsed(['outbox'], ['Pending'], 10)).map((r) => r.id).sort()).toEqual(['kept', 'stale']);
+        clock.advance(5_000);
+        expect((await storage.records.lapsed(['outbox'], ['Pending'], 10)).map((r) => r.id)).toContain('later');
+      });
+
+      it('refuses an outbox entry no provider can keep, writing nothing', async () => {
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        await expect(storage.journal.commit(run, { events: [1], outbox: [entry('bad\u0000id')] })).rejects.toBeInstanceOf(UnstorableKeyError);
+        expect(await storage.journal.lastSeq(run)).toBe(0);
+      });
+    });
+
     describe('run journal', () => {
       const run = key('job', 'alice', 'run');
       beforeEach(async () => {

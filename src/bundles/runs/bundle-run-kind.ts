@@ -17,6 +17,8 @@ import { isoInstant } from '../../platform/clock/index.js';
 import { isTerminal, type BundleRunRecord, type LiveRunRecord, type RunningRun, type TerminalRunRecord } from './run-record.js';
 import { LIVE_STATES, PARKED, RUN_COLLECTION } from './bundle-run-store.js';
 import { failRun, startRun, succeedRun } from './run-transitions.js';
+import { bundleRunEvent } from './bundle-run-event.js';
+import type { EventOutbox } from '../../platform/outbox/index.js';
 
 export function bundleRunKind(options: {
   readonly executor: BundleRunExecutor;
@@ -27,6 +29,8 @@ export function bundleRunKind(options: {
   readonly parked: (run: RunningRun) => Promise<void>;
   /** A parked run ended another way (cancelled): its approval is withdrawn. */
   readonly withdraw: (run: RunningRun) => Promise<void>;
+  /** Where bundle.run.awaiting_approval and bundle.run.finished are written with the change. */
+  readonly events: EventOutbox;
 }): RunKind<BundleRunRecord, BundleOutcome> {
   return {
     collection: RUN_COLLECTION,
@@ -71,7 +75,8 @@ export function bundleRunKind(options: {
             ],
           },
         };
-        const done = await run.commit({ events: [frame], record: { patch: { state: PARKED, data: waiting, lease: null } } });
+        const outbox = await options.events.entriesFor(bundleRunEvent('bundle.run.awaiting_approval', run.key.ownerId, live, call.approvalId), run.now);
+        const done = await run.commit({ events: [frame], record: { patch: { state: PARKED, data: waiting, lease: null } }, outbox });
         if (!done.committed) return null;
         options.log.info({ jobId: live.jobId, approvalId: call.approvalId }, 'bundle run parked for a decision');
         await options.parked(waiting);
@@ -79,7 +84,8 @@ export function bundleRunKind(options: {
       }
       if (live.status === 'Running' && live.parked !== undefined && live.parked.verdict === undefined) await options.withdraw(live);
       const { final, frame } = endOf(live, ending, run);
-      const done = await run.commit({ events: [frame], record: { patch: { state: final.status, data: final, lease: null, expiresAt: run.now + options.runRecordTtlMs } } });
+      const outbox = await options.events.entriesFor(bundleRunEvent('bundle.run.finished', run.key.ownerId, final), run.now);
+      const done = await run.commit({ events: [frame], record: { patch: { state: final.status, data: final, lease: null, expiresAt: run.now + options.runRecordTtlMs } }, outbox });
       if (!done.committed) return null;
       options.log.info({ jobId: final.jobId, status: final.status }, 'bundle run ended');
       return final.status;

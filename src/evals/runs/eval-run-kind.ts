@@ -15,6 +15,8 @@ import { runEvaluation, type EvaluationHost } from '../runner/run-evaluation.js'
 import type { CaseResult } from '../runner/case-execution.js';
 import type { Verdict } from '../schemas.js';
 import { LIVE_STATES, RUN_COLLECTION, type EvalStore } from '../store/eval-store.js';
+import type { EventOutbox } from '../../platform/outbox/index.js';
+import { evalRunFinished } from './eval-run-event.js';
 
 export interface EvalRunKindOptions {
   readonly store: EvalStore;
@@ -22,6 +24,8 @@ export interface EvalRunKindOptions {
   readonly ids: IdGenerator;
   readonly maxConcurrent: number;
   readonly host: Omit<EvaluationHost, 'hostSignal' | 'clock' | 'ids'>;
+  /** Where eval.run.finished is written with the run's end. */
+  readonly events: EventOutbox;
   /** Told of every run that finished with a report (the eval verdict and case metrics). */
   readonly onReport?: (verdict: Verdict, counts: Tally) => void;
 }
@@ -43,7 +47,10 @@ export function evalRunKind(options: EvalRunKindOptions): RunKind<EvalRunData, E
     settle: async (run, ending) => {
       const data = run.record.data;
       const final = finalOf(ending);
-      const commit = async (patch: Parameters<SettlingRun<EvalRunData>['commit']>[0]['record']['patch']): Promise<boolean> => (await run.commit({ record: { patch } })).committed;
+      const commit = async (patch: Parameters<SettlingRun<EvalRunData>['commit']>[0]['record']['patch']): Promise<boolean> => {
+        const outbox = patch.data === undefined ? [] : await options.events.entriesFor(evalRunFinished(patch.data), run.now);
+        return (await run.commit({ record: { patch }, outbox })).committed;
+      };
       if (final === 'Succeeded' && ending.type === 'completed' && data.submission !== null) {
         const { options: runOptions } = data.submission;
         const startedAt = data.startedAt ?? run.now;

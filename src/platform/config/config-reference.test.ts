@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configReference } from './index.js';
 import { keyTable } from './key-table.js';
+import { rateLimitPolicies } from './types.js';
 
 function row(key: string): (typeof configReference)[number] | undefined {
   return configReference.find((doc) => doc.key === key);
@@ -49,7 +50,7 @@ describe('configReference', () => {
   it('lists every rate-limit policy with its default', () => {
     expect(row('AppConfig:AI:RateLimits:bundles-register:PermitsPerMinute')).toMatchObject({ default: '10', type: 'integer 1–1000000' });
     expect(row('AppConfig:AI:RateLimits:tools-read:PermitsPerMinute')).toMatchObject({ default: '120' });
-    expect(configReference.filter((doc) => doc.key.startsWith('AppConfig:AI:RateLimits:'))).toHaveLength(12);
+    expect(configReference.filter((doc) => doc.key.startsWith('AppConfig:AI:RateLimits:'))).toHaveLength(rateLimitPolicies.length);
     expect(row('AppConfig:AI:RateLimits:schedules-write:PermitsPerMinute')).toMatchObject({ default: '30' });
     expect(row('AppConfig:AI:RateLimits:schedules-read:PermitsPerMinute')).toMatchObject({ default: '120' });
   });

@@ -20,6 +20,7 @@ import { rateLimitKeys } from './keys/rate-limit-keys.js';
 import { scheduleKeys } from './keys/schedule-keys.js';
 import { storageKeys } from './keys/storage-keys.js';
 import { toolKeys } from './keys/tool-keys.js';
+import { webhookKeys } from './keys/webhook-keys.js';
 import { workflowKeys } from './keys/workflow-keys.js';
 
 export const keyTable = [
@@ -35,6 +36,7 @@ export const keyTable = [
   ...approvalKeys,
   ...evaluationKeys,
   ...scheduleKeys,
+  ...webhookKeys,
   ...rateLimitKeys,
   ...httpKeys,
   ...idempotencyKeys,

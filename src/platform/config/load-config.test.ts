@@ -135,6 +135,7 @@ describe('loadConfig defaults', () => {
         reportsRoot: null,
       },
       schedules: { enabled: true, minIntervalSeconds: 60, fireRetentionMs: 7 * 24 * 3_600_000 },
+      webhooks: { allowedHosts: [], maxAttempts: 7, pollIntervalMs: 1_000 },
       rateLimits: {
         'bundles-register': 10,
         'bundles-runs': 60,
@@ -148,6 +149,8 @@ describe('loadConfig defaults', () => {
         'evals-read': 120,
         'schedules-write': 30,
         'schedules-read': 120,
+        'webhooks-write': 30,
+        'webhooks-read': 120,
       },
       http: { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024, maxConnectionsPerAddress: 64 },
       idempotency: { ttlMs: 86_400_000 },

@@ -64,4 +64,5 @@ export type WorkflowsConfig = AppConfig['workflows'];
 export type ApprovalsConfig = AppConfig['approvals'];
 export type EvaluationConfig = AppConfig['evaluation'];
 export type SchedulesConfig = AppConfig['schedules'];
+export type WebhooksConfig = AppConfig['webhooks'];
 export type StorageConfig = AppConfig['storage'];

@@ -44,6 +44,7 @@ export class ServiceMetrics {
   readonly evalCases: CounterFamily;
   readonly approvalsPending: GaugeFamily;
   readonly approvalWait: HistogramFamily;
+  readonly webhookDeliveries: CounterFamily;
 
   constructor(options: { readonly enabled: boolean }) {
     this.enabled = options.enabled;
@@ -76,6 +77,11 @@ export class ServiceMetrics {
     if (on) this.registry.registerMetric(this.redactions as unknown as Metric);
     this.evalVerdicts = counter('eval_runs_total', 'Eval runs that finished with a report, by verdict (Pass, Warn, Fail).', ['verdict']);
     this.evalCases = counter('eval_cases_total', 'Judged eval case executions, by outcome (passed, failed, warned, errored).', ['outcome']);
+    this.webhookDeliveries = counter(
+      'webhook_deliveries_total',
+      'Webhook delivery attempts made by this instance, by outcome (delivered; retry: not 2xx or unreachable, another attempt follows; failed: the last attempt failed).',
+      ['outcome'],
+    );
     this.approvalsPending = gauge('approvals_pending', 'Approvals waiting for a person, on every instance (as this instance last counted them), by kind (HumanGate, ToolCall).', ['kind']);
     this.approvalWait = new HistogramFamily(
       `${PREFIX}approval_wait_seconds`,

@@ -6,6 +6,7 @@ import { adminQuery, freshPostgres } from '../../../test/helpers/postgres.js';
 import { freePort } from '../../../test/helpers/embedded-postgres-server.js';
 import { StorageStartError, createStorage, migrateStorage } from './create-storage.js';
 import { createPostgresStorage } from './postgres/create-postgres-storage.js';
+import { LATEST_SCHEMA_VERSION } from './postgres/migrations/index.js';
 
 const deps = { clock: new ManualClock(), log: { info: () => undefined, warn: () => undefined } };
 const database = freshPostgres('create');
@@ -31,12 +32,12 @@ describe('createStorage', () => {
     try {
       expect([storage.provider, storage.durable]).toEqual(['Postgres', true]);
       expect(await storage.ready()).toBe(true);
-      expect(await adminQuery(`SELECT version FROM "${database.schema}".schema_migrations`)).toEqual([{ version: 1 }]);
+      expect(await adminQuery(`SELECT version FROM "${database.schema}".schema_migrations`)).toEqual(Array.from({ length: LATEST_SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })));
     } finally {
       await storage.close();
       await storage.close();
     }
-    expect(await migrateStorage(config(), deps)).toEqual({ applied: [], version: 1 });
+    expect(await migrateStorage(config(), deps)).toEqual({ applied: [], version: LATEST_SCHEMA_VERSION });
   });
 
   it('refuses to start on an unreachable database with one line naming the key, never the password', async () => {
@@ -59,9 +60,9 @@ describe('createStorage', () => {
     const fresh = freshPostgres('newer');
     try {
       await migrateStorage(config({ schema: fresh.schema }), deps);
-      await adminQuery(`INSERT INTO "${fresh.schema}".schema_migrations VALUES (2, 'future', 0)`);
+      await adminQuery(`INSERT INTO "${fresh.schema}".schema_migrations VALUES (${LATEST_SCHEMA_VERSION + 1}, 'future', 0)`);
       await expect(createStorage(config({ schema: fresh.schema }), deps)).rejects.toThrow(
-        /^AppConfig:Storage:Postgres:Schema: the schema "newer_[0-9a-f]+" was migrated by a newer version of Portcullis \(schema version 2; this build knows up to 1\)/,
+        new RegExp(`^AppConfig:Storage:Postgres:Schema: the schema "newer_[0-9a-f]+" was migrated by a newer version of Portcullis \\(schema version ${LATEST_SCHEMA_VERSION + 1}; this build knows up to ${LATEST_SCHEMA_VERSION}\\)`),
       );
     } finally {
       await fresh.drop();

@@ -7,6 +7,7 @@ export type {
   ListPage,
   ListQuery,
   NewRecord,
+  OutboxEntry,
   RecordKey,
   RecordPatch,
   RecordStore,

@@ -43,6 +43,14 @@ export interface NewRecord<T = unknown> extends RecordKey {
   readonly data: T;
 }
 
+/**
+ * Records written in the same transaction as another write, and only when that write happens (an
+ * outbox: what must follow from a state change is stored with the change, so nothing is lost when the
+ * process dies right after it). Each entry is inserted when no live record has its key (an expired
+ * one is replaced); an entry whose key is live is left as it is.
+ */
+export type OutboxEntry<T = unknown> = NewRecord<T>;
+
 /** Admission rules checked atomically with an insert. */
 export interface InsertRules {
   /** At most `max` live records of the owner in this collection whose state is one of `states`. */
@@ -103,12 +111,12 @@ export interface RecordStore {
   get<T>(key: RecordKey): Promise<StoredRecord<T> | undefined>;
   /** Slides a live record's expiry to now + ttlMs and returns it. */
   touch<T>(key: RecordKey, ttlMs: number): Promise<StoredRecord<T> | undefined>;
-  /** Inserts unless a live record has the key ('exists' returns it) or a rule refuses. */
-  insert<T>(record: NewRecord<T>, rules?: InsertRules): Promise<InsertResult<T>>;
+  /** Inserts unless a live record has the key ('exists' returns it) or a rule refuses; the outbox only with an insert. */
+  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>>;
   /** Inserts or replaces unconditionally (version restarts at 1 when there was no live record). */
   put<T>(record: NewRecord<T>): Promise<StoredRecord<T>>;
-  /** Applies the patch when the live record meets the guard; undefined when missing or refused. */
-  update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard): Promise<StoredRecord<T> | undefined>;
+  /** Applies the patch when the live record meets the guard (with the outbox); undefined when missing or refused. */
+  update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard, outbox?: readonly OutboxEntry[]): Promise<StoredRecord<T> | undefined>;
   /** True when a live record was removed (with its items and events). */
   delete(key: RecordKey): Promise<boolean>;
   list<T>(collection: string, ownerId: string, query: ListQuery): Promise<ListPage<T>>;

@@ -3,7 +3,7 @@
 // read) and, optionally, the run record itself (compare-and-set). One commit is one checkpoint: after a
 // crash another instance reads back exactly what was committed, and watchers on any instance are woken
 // with the new sequence numbers.
-import type { EpochMs, RecordKey, RecordPatch, StoredRecord, UpdateGuard } from './records.js';
+import type { EpochMs, OutboxEntry, RecordKey, RecordPatch, StoredRecord, UpdateGuard } from './records.js';
 
 export interface RunItem<T = unknown> {
   readonly key: string;
@@ -23,6 +23,8 @@ export interface JournalChange<T = unknown, R = unknown> {
   readonly events?: readonly unknown[];
   /** Applied to the run record under the guard; when the guard refuses, nothing of the change is written. */
   readonly record?: { readonly patch: RecordPatch<R>; readonly guard?: UpdateGuard };
+  /** Records written with the commit (records.ts OutboxEntry): the events this change causes. */
+  readonly outbox?: readonly OutboxEntry[];
 }
 
 export type CommitResult<R = unknown> =

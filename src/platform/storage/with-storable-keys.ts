@@ -11,6 +11,7 @@ import type {
   ListPage,
   ListQuery,
   NewRecord,
+  OutboxEntry,
   RecordKey,
   RecordPatch,
   RecordStore,
@@ -34,6 +35,9 @@ export function withStorableKeys(storage: Storage): Storage {
 const storable = (key: RecordKey): boolean => isStorableKey(key.collection) && isStorableKey(key.ownerId) && isStorableKey(key.id);
 const refused = (field: string): Promise<never> => Promise.reject(new UnstorableKeyError(field));
 const unstorableScope = (scope: string | null | undefined): boolean => typeof scope === 'string' && !isStorableKey(scope);
+/** The refusal an outbox entry earns (its key or scope cannot be kept), or undefined. */
+const outboxRefusal = (outbox: readonly OutboxEntry[] | undefined): Promise<never> | undefined =>
+  outbox?.some((entry) => !storable(entry) || unstorableScope(entry.scope)) === true ? refused('outbox entry') : undefined;
 
 class StorableRecords implements RecordStore {
   readonly #records: RecordStore;
@@ -50,9 +54,10 @@ class StorableRecords implements RecordStore {
     return storable(key) ? this.#records.touch<T>(key, ttlMs) : Promise.resolve(undefined);
   }
 
-  insert<T>(record: NewRecord<T>, rules?: InsertRules): Promise<InsertResult<T>> {
+  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {
     if (!storable(record)) return refused('record key');
-    return unstorableScope(record.scope) ? refused('record scope') : this.#records.insert(record, rules);
+    if (unstorableScope(record.scope)) return refused('record scope');
+    return outboxRefusal(outbox) ?? this.#records.insert(record, rules, outbox);
   }
 
   put<T>(record: NewRecord<T>): Promise<StoredRecord<T>> {
@@ -60,9 +65,9 @@ class StorableRecords implements RecordStore {
     return unstorableScope(record.scope) ? refused('record scope') : this.#records.put(record);
   }
 
-  update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard): Promise<StoredRecord<T> | undefined> {
+  update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard, outbox?: readonly OutboxEntry[]): Promise<StoredRecord<T> | undefined> {
     if (unstorableScope(patch.scope)) return refused('record scope');
-    return storable(key) ? this.#records.update(key, patch, guard) : Promise.resolve(undefined);
+    return outboxRefusal(outbox) ?? (storable(key) ? this.#records.update(key, patch, guard, outbox) : Promise.resolve(undefined));
   }
 
   delete(key: RecordKey): Promise<boolean> {
@@ -109,6 +114,8 @@ class StorableJournal implements RunJournal {
   commit<T, R>(run: RecordKey, change: JournalChange<T, R>): Promise<CommitResult<R>> {
     if (change.items?.some((item) => !isStorableKey(item.key)) === true) return refused('run item key');
     if (unstorableScope(change.record?.patch.scope)) return refused('record scope');
+    const outbox = outboxRefusal(change.outbox);
+    if (outbox !== undefined) return outbox;
     // No run lives under such a key: the same refusal as a commit to a run that does not exist.
     return storable(run) ? this.#journal.commit(run, change) : Promise.resolve({ committed: false });
   }

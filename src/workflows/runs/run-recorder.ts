@@ -7,6 +7,7 @@
 // the database is slower than the steps).
 import { redactValueOrSame } from '../../platform/redaction/index.js';
 import type { LiveRun } from '../../runs/index.js';
+import type { OutboxEntry } from '../../platform/storage/index.js';
 import type { ExecutionObserver, StepChange } from '../engine/execution-observer.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
 import type { ApprovalDesk } from './approval-desk.js';
@@ -20,6 +21,8 @@ export interface RunRecorderOptions {
   /** The newest event sequence when execution began here (this instance is the run's only writer). */
   readonly lastSeq: number;
   readonly steps: Map<string, StepState>;
+  /** The outbox a commit that makes the run Blocked writes (workflow.run.blocked). */
+  readonly blocked: (run: WorkflowRunData) => Promise<readonly OutboxEntry[]>;
   readonly onError: (error: unknown) => void;
 }
 
@@ -86,6 +89,12 @@ export class RunRecorder implements ExecutionObserver {
     this.#schedule();
   }
 
+  /** The checkpoint matters more than its event: one whose entries could not be read is committed without them. */
+  readonly #eventLost = (error: unknown): undefined => {
+    this.#options.onError(error);
+    return undefined;
+  };
+
   /** Resolves once every checkpoint queued so far was committed (or refused). */
   drain(): Promise<void> {
     return this.#chain;
@@ -115,8 +124,9 @@ export class RunRecorder implements ExecutionObserver {
         // A PARKED this batch committed is where a re-attaching watcher is told the run waits.
         if (parkedOffset !== null && this.#data.status === 'Blocked') this.#data = { ...this.#data, parkedSeq: this.#lastSeq + parkedOffset };
         const record = withData ? { patch: { state: this.#data.status, data: this.#data } } : undefined;
+        const outbox = parkedOffset !== null && this.#data.status === 'Blocked' ? await this.#options.blocked(this.#data).catch(this.#eventLost) : undefined;
         // Literals, not a conditional spread: this runs once per checkpoint of every workflow step.
-        const result = await this.#options.live.commit(items.size > 0 ? { items: toItems(items), events, record } : { events, record });
+        const result = await this.#options.live.commit(items.size > 0 ? { items: toItems(items), events, record, outbox } : { events, record, outbox });
         if (!result.committed) {
           // Fenced or lost: the live run is stopped; nothing more of it is written here.
           this.#items.clear();

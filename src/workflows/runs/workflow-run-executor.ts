@@ -17,6 +17,8 @@ import { ApprovalDesk } from './approval-desk.js';
 import { logStepRunners } from './log-step-runners.js';
 import { traceStepRunners } from './trace-step-runners.js';
 import { RunRecorder } from './run-recorder.js';
+import { workflowRunEvent } from './workflow-run-event.js';
+import type { EventOutbox } from '../../platform/outbox/index.js';
 import type { WorkflowRunStore } from './workflow-run-store.js';
 import type { ApprovalData, StepState, WorkflowRunData } from './workflow-run.js';
 
@@ -30,6 +32,7 @@ export interface WorkflowRunExecutorDependencies {
   readonly runs: WorkflowRunStore;
   readonly clock: Clock;
   readonly approvals: Approvals;
+  readonly events: EventOutbox;
   readonly ids: IdGenerator;
   readonly timers: Timers;
   readonly steps: StepRunnerDependencies;
@@ -63,6 +66,7 @@ export class WorkflowRunExecutor {
       data,
       lastSeq: await runs.lastSeq(live.key),
       steps,
+      blocked: (run) => this.#deps.events.entriesFor(workflowRunEvent('workflow.run.blocked', owner.ownerId, run, 'Blocked'), clock.now()),
       onError: (err) => logger.error({ err, jobId }, 'recording a workflow checkpoint failed'),
     });
     let graph: GraphOutcome;

@@ -15,6 +15,8 @@ import type { FinalStatus } from './run-status.js';
 import type { WorkflowOutcome, WorkflowRunExecutor } from './workflow-run-executor.js';
 import { LIVE_STATES, RUN_COLLECTION, type WorkflowRunStore } from './workflow-run-store.js';
 import type { ApprovalData, RunEvent, WorkflowRunData } from './workflow-run.js';
+import { workflowRunEvent } from './workflow-run-event.js';
+import type { EventOutbox } from '../../platform/outbox/index.js';
 
 export const RUN_CANCELLED = STEP_CANCELLED;
 export const RUN_UNHANDLED = 'workflow_run.unhandled_exception';
@@ -22,6 +24,7 @@ export const RUN_UNHANDLED = 'workflow_run.unhandled_exception';
 export function workflowRunKind(options: {
   readonly runs: WorkflowRunStore;
   readonly approvals: Approvals;
+  readonly events: EventOutbox;
   readonly executor: WorkflowRunExecutor;
   readonly maxConcurrent: number;
   readonly clock: Clock;
@@ -45,7 +48,8 @@ export function workflowRunKind(options: {
       const withdrawn = await withdrawPending(options.approvals, run.key, pending ?? (await runs.approvals(run.key, run.key.id)));
       const final: WorkflowRunData = { ...data, status, error, completedAt: run.now, parkedSeq: null, withdrawnApprovals: withdrawn };
       const event: RunEvent = { type: 'FINISHED', status, ...(error !== null ? { error } : {}) };
-      const committed = await run.commit({ events: [event], record: { patch: runs.finalPatch(final, run.now) } });
+      const outbox = await options.events.entriesFor(workflowRunEvent('workflow.run.finished', run.key.ownerId, final, status), run.now);
+      const committed = await run.commit({ events: [event], record: { patch: runs.finalPatch(final, run.now) }, outbox });
       if (!committed.committed) return null;
       await runs.expireWith(final, run.now);
       logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');

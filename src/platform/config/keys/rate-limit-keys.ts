@@ -16,6 +16,8 @@ export const rateLimitPolicies = [
   'evals-read',
   'schedules-write',
   'schedules-read',
+  'webhooks-write',
+  'webhooks-read',
 ] as const;
 export type RateLimitPolicy = (typeof rateLimitPolicies)[number];
 
@@ -32,6 +34,8 @@ const defaults: Readonly<Record<RateLimitPolicy, number>> = {
   'evals-read': 120,
   'schedules-write': 30,
   'schedules-read': 120,
+  'webhooks-write': 30,
+  'webhooks-read': 120,
 };
 
 // `target` keeps the policy name as the field: rateLimits['bundles-register'], not …permitsPerMinute.

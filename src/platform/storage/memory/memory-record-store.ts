@@ -9,6 +9,7 @@ import type {
   ListPage,
   ListQuery,
   NewRecord,
+  OutboxEntry,
   RecordKey,
   RecordPatch,
   RecordStore,
@@ -37,7 +38,7 @@ export class MemoryRecordStore implements RecordStore {
     });
   }
 
-  insert<T>(record: NewRecord<T>, rules?: InsertRules): Promise<InsertResult<T>> {
+  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {
     return settle((): InsertResult<T> => {
       const existing = this.#table.liveRow(record);
       if (existing !== undefined) return { outcome: 'exists', record: existing.record as StoredRecord<T> };
@@ -56,7 +57,9 @@ export class MemoryRecordStore implements RecordStore {
         return { outcome: 'owner-cap' };
       }
       this.#table.remove(record); // an expired predecessor
-      return { outcome: 'inserted', record: this.#table.create(record).record as StoredRecord<T> };
+      const inserted = this.#table.create(record).record as StoredRecord<T>;
+      this.#table.writeOutbox(outbox);
+      return { outcome: 'inserted', record: inserted };
     });
   }
 
@@ -77,11 +80,13 @@ export class MemoryRecordStore implements RecordStore {
     });
   }
 
-  update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard): Promise<StoredRecord<T> | undefined> {
+  update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard, outbox?: readonly OutboxEntry[]): Promise<StoredRecord<T> | undefined> {
     return settle(() => {
       const row = this.#table.liveRow(key);
       if (row === undefined || !this.#table.passes(row.record, guard)) return undefined;
-      return this.#table.apply(row, patch) as StoredRecord<T>;
+      const updated = this.#table.apply(row, patch) as StoredRecord<T>;
+      this.#table.writeOutbox(outbox);
+      return updated;
     });
   }
 

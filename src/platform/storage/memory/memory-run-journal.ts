@@ -32,6 +32,7 @@ export class MemoryRunJournal implements RunJournal {
         row.events.push(Object.freeze({ seq, event: deepFreezeJson(event) }));
         seqs.push(seq);
       }
+      this.#table.writeOutbox(change.outbox);
       if (seqs.length > 0) this.#notify(run, seqs.at(-1) as number);
       return { committed: true, seqs, record };
     });

@@ -73,6 +73,15 @@ export class MemoryTable {
     return row;
   }
 
+  /** Inserts each entry whose key no live record has (an expired one is replaced): an outbox written with a change. */
+  writeOutbox(entries: readonly NewRecord[] | undefined): void {
+    for (const entry of entries ?? []) {
+      if (this.liveRow(entry) !== undefined) continue;
+      this.remove(entry);
+      this.create(entry);
+    }
+  }
+
   remove(key: RecordKey): void {
     const owners = this.#rows.get(key.collection);
     const ids = owners?.get(key.ownerId);

@@ -1,4 +1,4 @@
-// `Tools:HttpFetch:AllowedHosts` as a lookup: host names compared case-insensitively in their URL
+// `Tools:HttpFetch:AllowedHosts` (and `Webhooks:AllowedHosts`) as a lookup: host names compared case-insensitively in their URL
 // (punycode) form, IP literals compared by value. No wildcards, no ports: an entry is one host.
 import { parseIpAddress, sameIpAddress, type IpAddress } from './ip-address.js';
 import { normalizeHost } from './normalize-host.js';
@@ -12,7 +12,7 @@ export interface HostAllowlist {
 }
 
 /** Throws on an entry that is not a bare host name or IP literal, so a typo fails at start-up. */
-export function createHostAllowlist(entries: readonly string[]): HostAllowlist {
+export function createHostAllowlist(entries: readonly string[], keyName = 'Tools:HttpFetch:AllowedHosts'): HostAllowlist {
   const names = new Set<string>();
   const addresses: IpAddress[] = [];
   for (const entry of entries) {
@@ -34,7 +34,7 @@ export function createHostAllowlist(entries: readonly string[]): HostAllowlist {
         throw new TypeError('not a host name'); // wildcards and other oddities
       }
     } catch {
-      throw new TypeError(`Tools:HttpFetch:AllowedHosts entry "${entry}" is not a host name or IP address.`);
+      throw new TypeError(`${keyName} entry "${entry}" is not a host name or IP address.`);
     }
     const ip = parseIpAddress(hostname);
     if (ip !== undefined) addresses.push(ip); // an IPv4 spelling such as 0x7f.1, canonicalised by URL

@@ -1,6 +1,6 @@
 // One HTTP exchange with no redirect handling, connected to an already-vetted address: the request
 // keeps the URL's host name for Host and TLS SNI, but its socket's lookup answers only that address.
-// Reads at most `maxBytes` of body, then stops and says so.
+// Reads at most `maxBytes` of body, then stops and says so. (Also how webhooks are delivered.)
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -8,7 +8,9 @@ import { isIP } from 'node:net';
 
 export interface SendRequestOptions {
   readonly url: URL;
-  readonly method: 'GET' | 'HEAD';
+  readonly method: 'GET' | 'HEAD' | 'POST';
+  /** Sent as the request body (POST). */
+  readonly body?: Buffer;
   readonly headers: Readonly<Record<string, string>>;
   /** Normalized host (no brackets): used for Host and SNI. */
   readonly host: string;
@@ -80,6 +82,6 @@ export function sendRequest(options: SendRequestOptions): Promise<HopResponse> {
       response.on('close', () => finish(() => reject(new Error('response closed early'))));
     });
     request.on('error', (error) => finish(() => reject(error)));
-    request.end();
+    request.end(options.body);
   });
 }

@@ -2,9 +2,10 @@
 // here was migrated by a newer build, and start-up refuses it.
 import type { Migration } from './migration.js';
 import { initialSchema } from './0001-initial-schema.js';
+import { outboxSchema } from './0002-outbox.js';
 
 export type { Migration } from './migration.js';
 
-export const migrations: readonly Migration[] = [initialSchema];
+export const migrations: readonly Migration[] = [initialSchema, outboxSchema];
 
 export const LATEST_SCHEMA_VERSION = migrations.reduce((latest, migration) => Math.max(latest, migration.version), 0);

@@ -1,6 +1,7 @@
 // The one call behind records.update and journal.commit: apply_change (migration 1) patches the
-// record under its guard, upserts items and appends events in one round trip and one transaction.
-import type { RecordKey, RecordPatch, UpdateGuard } from '../../records.js';
+// record under its guard, upserts items and appends events in one round trip and one transaction;
+// with an outbox, its overload of migration 2 writes the outbox entries in the same transaction.
+import type { OutboxEntry, RecordKey, RecordPatch, UpdateGuard } from '../../records.js';
 import type { RunItem } from '../../run-journal.js';
 import type { PgDatabase } from '../connection/pg-database.js';
 import { RECORD_COLUMNS, jsonParam, type RecordRow } from './record-row.js';
@@ -13,24 +14,52 @@ export interface Change {
   readonly events?: readonly unknown[];
   /** Payload prefix of the notification sent when events are appended. */
   readonly notify?: string;
+  readonly outbox?: readonly OutboxEntry[];
+}
+
+export interface ApplyChangeStatements {
+  readonly plain: string;
+  /** The overload that also writes an outbox (one more parameter). */
+  readonly outbox: string;
 }
 
 export type ChangedRow = RecordRow & { readonly last_seq: number };
 
-export function applyChangeStatement(names: SchemaNames): string {
-  const params = Array.from({ length: 23 }, (_, i) => `$${i + 1}`).join(', ');
-  return `SELECT ${RECORD_COLUMNS}, last_seq FROM ${names.id}.apply_change(${params})`;
+export function applyChangeStatement(names: SchemaNames): ApplyChangeStatements {
+  const call = (count: number): string => `SELECT ${RECORD_COLUMNS}, last_seq FROM ${names.id}.apply_change(${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`;
+  return { plain: call(23), outbox: call(24) };
+}
+
+/** An outbox as the json parameter the SQL functions of migration 2 read (rows of the records table). */
+export function outboxParam(outbox: readonly OutboxEntry[]): string {
+  return `[${outbox
+    .map((entry) =>
+      jsonParam({
+        collection: entry.collection,
+        owner_id: entry.ownerId,
+        id: entry.id,
+        scope: entry.scope ?? null,
+        state: entry.state ?? null,
+        created_at: entry.createdAt,
+        expires_at: entry.expiresAt ?? null,
+        lease_holder: entry.lease?.holder ?? null,
+        lease_expires_at: entry.lease?.expiresAt ?? null,
+        data: entry.data ?? null,
+      }),
+    )
+    .join(',')}]`;
 }
 
 /** The record after the change, or undefined when it is missing (for that owner) or the guard refused. */
-export async function applyChange(db: PgDatabase, statement: string, key: RecordKey, now: number, change: Change): Promise<ChangedRow | undefined> {
+export async function applyChange(db: PgDatabase, statements: ApplyChangeStatements, key: RecordKey, now: number, change: Change): Promise<ChangedRow | undefined> {
   const { patch, guard } = change;
   const lease = patch?.lease;
   // Later items of one key win, as successive writes would.
   const items = change.items === undefined || change.items.length === 0 ? undefined : new Map(change.items.map((item) => [item.key, item.data]));
   const events = change.events !== undefined && change.events.length > 0 ? change.events : undefined;
+  const outbox = change.outbox !== undefined && change.outbox.length > 0 ? change.outbox : undefined;
   const rows = await db.query<ChangedRow>(
-    statement,
+    outbox === undefined ? statements.plain : statements.outbox,
     [
       key.collection,
       key.ownerId,
@@ -55,8 +84,9 @@ export async function applyChange(db: PgDatabase, statement: string, key: Record
       items === undefined ? null : `[${[...items.values()].map(jsonParam).join(',')}]`,
       events === undefined ? null : `[${events.map(jsonParam).join(',')}]`,
       change.notify ?? '',
+      ...(outbox === undefined ? [] : [outboxParam(outbox)]),
     ],
-    'portcullis_apply_change',
+    outbox === undefined ? 'portcullis_apply_change' : 'portcullis_apply_change_outbox',
   );
   return rows[0];
 }

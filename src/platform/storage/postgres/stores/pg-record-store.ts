@@ -12,13 +12,14 @@ import type {
   ListPage,
   ListQuery,
   NewRecord,
+  OutboxEntry,
   RecordKey,
   RecordPatch,
   RecordStore,
   StoredRecord,
   UpdateGuard,
 } from '../../records.js';
-import { applyChange, applyChangeStatement } from './apply-change.js';
+import { applyChange, applyChangeStatement, outboxParam } from './apply-change.js';
 import type { PgDatabase } from '../connection/pg-database.js';
 import { RECORD_COLUMNS, jsonParam, toStoredRecord, type RecordRow } from './record-row.js';
 import type { SchemaNames } from '../schema-names.js';
@@ -49,9 +50,10 @@ export class PgRecordStore implements RecordStore {
     return rows[0] === undefined ? undefined : toStoredRecord<T>(rows[0]);
   }
 
-  async insert<T>(record: NewRecord<T>, rules?: InsertRules): Promise<InsertResult<T>> {
+  async insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {
+    const written = outbox !== undefined && outbox.length > 0 ? outbox : undefined;
     const rows = await this.#db.query<{ result: { outcome: InsertResult<T>['outcome']; record?: RecordRow } }>(
-      this.#sql.insert,
+      written === undefined ? this.#sql.insert : this.#sql.insertWithOutbox,
       [
         ...newRecordParams(record, this.#clock.now()),
         record.lease?.holder ?? null,
@@ -60,8 +62,9 @@ export class PgRecordStore implements RecordStore {
         rules?.ownerCap?.max ?? null,
         rules?.ownerCap === undefined ? null : [...rules.ownerCap.states],
         rules?.exclusiveScope === undefined ? null : [...rules.exclusiveScope.states],
+        ...(written === undefined ? [] : [outboxParam(written)]),
       ],
-      'portcullis_insert',
+      written === undefined ? 'portcullis_insert' : 'portcullis_insert_outbox',
     );
     const result = rows[0]?.result;
     if (result === undefined) throw new Error('insert_record returned nothing');
@@ -84,8 +87,12 @@ export class PgRecordStore implements RecordStore {
     return toStoredRecord<T>(rows[0]);
   }
 
-  async update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard): Promise<StoredRecord<T> | undefined> {
-    const row = await applyChange(this.#db, this.#sql.applyChange, key, this.#clock.now(), { patch, ...(guard !== undefined ? { guard } : {}) });
+  async update<T>(key: RecordKey, patch: RecordPatch<T>, guard?: UpdateGuard, outbox?: readonly OutboxEntry[]): Promise<StoredRecord<T> | undefined> {
+    const row = await applyChange(this.#db, this.#sql.applyChange, key, this.#clock.now(), {
+      patch,
+      ...(guard !== undefined ? { guard } : {}),
+      ...(outbox !== undefined ? { outbox } : {}),
+    });
     return row === undefined ? undefined : toStoredRecord<T>(row);
   }
 
@@ -166,6 +173,7 @@ function statements(names: SchemaNames) {
     get: `SELECT ${RECORD_COLUMNS} FROM ${s}.records WHERE ${KEY} AND ${LIVE}`,
     touch: `UPDATE ${s}.records SET expires_at = $5, version = version + 1 WHERE ${KEY} AND ${LIVE} RETURNING ${RECORD_COLUMNS}`,
     insert: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS result`,
+    insertWithOutbox: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS result`,
     put: `SELECT ${RECORD_COLUMNS} FROM ${s}.put_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     applyChange: applyChangeStatement(names),
     delete: `DELETE FROM ${s}.records WHERE ${KEY} RETURNING ${LIVE} AS live`,

@@ -39,6 +39,7 @@ export class PgRunJournal implements RunJournal {
       ...(change.record !== undefined ? { patch: change.record.patch, ...(change.record.guard !== undefined ? { guard: change.record.guard } : {}) } : {}),
       ...(change.items !== undefined ? { items: change.items } : {}),
       ...(change.events !== undefined ? { events: change.events } : {}),
+      ...(change.outbox !== undefined ? { outbox: change.outbox } : {}),
       notify: this.#hub.prefix('j', topicId),
     });
     if (row === undefined) return { committed: false };
