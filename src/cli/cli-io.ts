@@ -27,6 +27,7 @@ export const USAGE = [
   '  eval run DATASET... [--wait] [--junit FILE]      run evals; exit 0 on Pass, 1 on Fail, 3 when refused',
   '  workflow submit FILE | run ID [--watch] | approve|reject JOB APPROVAL',
   '  approvals list [--to-decide] [--status S] | decide ID approve|reject [--comment T] [--payload JSON]',
+  '  schedule create NAME --cron EXPR (--workflow ID | --eval DATASET...) | list | delete ID | fires ID',
   '  bundle run DIR-or-ZIP --message TEXT... [--stream]   upload (packing a folder) and run a conversation',
   '',
   'options:',

@@ -26,6 +26,7 @@ const commands: Readonly<Record<string, Command>> = {
   eval: async (args, io) => (await import('./remote/index.js')).runEvalCommand(args, remote(io)),
   workflow: async (args, io) => (await import('./remote/index.js')).runWorkflowCommand(args, remote(io)),
   approvals: async (args, io) => (await import('./remote/index.js')).runApprovalsCommand(args, remote(io)),
+  schedule: async (args, io) => (await import('./remote/index.js')).runScheduleCommand(args, remote(io)),
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

@@ -270,6 +270,91 @@ describe('portcullis bundle run', () => {
   });
 });
 
+describe('portcullis schedule', () => {
+  /** A cron that does not fire while the tests run: 03:00 on 1 January. */
+  const YEARLY = '0 3 1 1 *';
+
+  /** Creates a schedule with `create --json` and returns it. */
+  async function created(args: string[]): Promise<{ id: string; name: string; nextRunAt: string }> {
+    const result = await cli(['schedule', 'create', ...args, '--json']);
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout) as { id: string; name: string; nextRunAt: string };
+  }
+
+  it('create with a workflow target prints the id, the next fire in UTC and in the zone, and the target; list shows it with its next fire', async () => {
+    const workflowId = (JSON.parse((await cli(['workflow', 'submit', 'release.json', '--json'])).stdout) as { id: string }).id;
+    const result = await cli(['schedule', 'create', 'new-year release', '--cron', YEARLY, '--time-zone', 'Europe/Paris', '--workflow', workflowId, '--input', '{"version":"1.2"}']);
+    expect(result.code).toBe(0);
+    const [first, next, target] = result.stdout.trim().split('\n');
+    const [, id] = /^created schedule (\S+) \(new-year release\): 0 3 1 1 \* in Europe\/Paris$/.exec(first!)!;
+    expect(next).toMatch(/^next fire: \d{4}-01-01T02:00:00\.000Z \(\d{4}-01-01 03:00:00 Europe\/Paris\)$/);
+    expect(target).toBe(`target: workflow ${workflowId} input {"version":"1.2"}`);
+
+    const listed = await cli(['schedule', 'list']);
+    expect(listed.code).toBe(0);
+    const line = listed.stdout.split('\n').find((l) => l.startsWith(`${id!} `));
+    expect(line).toMatch(new RegExp(` new-year release +0 3 1 1 \\* +Europe/Paris +enabled +next \\d{4}-01-01T02:00:00\\.000Z +workflow ${workflowId} input \\{"version":"1\\.2"\\}$`));
+    const json = JSON.parse((await cli(['schedule', 'list', '--json'])).stdout) as { schedules: unknown[] };
+    expect(json.schedules).toContainEqual(expect.objectContaining({ id, name: 'new-year release', timeZone: 'Europe/Paris', enabled: true }));
+  });
+
+  it('create with an eval target sends its datasets and options; --disabled creates it without a next fire', async () => {
+    const schedule = await created(['nightly evals', '--cron', '@daily', '--eval', 'greet', '--eval', 'broken', '--repeats', '2', '--tag-filter', 'smoke', '--fail-rate-threshold', '0.5', '--disabled']);
+    expect(schedule).toMatchObject({
+      name: 'nightly evals',
+      cron: '@daily',
+      timeZone: 'UTC',
+      enabled: false,
+      nextRunAt: null,
+      target: { eval: { datasets: ['greet', 'broken'], repeats: 2, tagFilter: ['smoke'], failRateThreshold: 0.5 } },
+    });
+    const line = (await cli(['schedule', 'list'])).stdout.split('\n').find((l) => l.startsWith(`${schedule.id} `));
+    expect(line).toMatch(/ nightly evals +@daily +UTC +disabled +next - +eval greet broken \(repeats 2, tags smoke, fail-rate threshold 0\.5\)$/);
+  });
+
+  it('a bad cron prints the service’s 400 detail and exits 3', async () => {
+    const result = await cli(['schedule', 'create', 'bad', '--cron', '* * * *', '--eval', 'greet']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('the service refused: 400 Validation failed: cron must have five fields (minute hour day-of-month month day-of-week); it has 4.');
+  });
+
+  it('bad usage exits 2 before anything is sent: no --cron, both --workflow and --eval, an --input that is not JSON', async () => {
+    const before = (await cli(['schedule', 'list'])).stdout;
+    const noCron = await cli(['schedule', 'create', 'n', '--workflow', 'wf']);
+    expect(noCron.code).toBe(2);
+    expect(noCron.stderr).toContain('portcullis schedule create: --cron is needed');
+    const both = await cli(['schedule', 'create', 'n', '--cron', YEARLY, '--workflow', 'wf', '--eval', 'greet']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('exactly one of --workflow and --eval is needed');
+    const notJson = await cli(['schedule', 'create', 'n', '--cron', YEARLY, '--workflow', 'wf', '--input', '{version:1}']);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('--input must be a JSON object');
+    expect((await cli(['schedule', 'list'])).stdout).toBe(before);
+  });
+
+  it('delete exits 0 and list no longer shows it; deleting it again is the service’s 404, exit 3', async () => {
+    const { id } = await created(['short-lived', '--cron', YEARLY, '--eval', 'greet']);
+    expect((await cli(['schedule', 'list'])).stdout).toContain(id);
+    // A schedule id may begin with '-': it goes after '--'.
+    const deleted = await cli(['schedule', 'delete', '--', id]);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout.trim()).toBe(`deleted schedule ${id}`);
+    expect((await cli(['schedule', 'list'])).stdout).not.toContain(id);
+    const again = await cli(['schedule', 'delete', '--', id]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('the service refused: 404 Not found: Schedule not found.');
+  });
+
+  it('fires of a fresh schedule prints that there are none (and an empty list with --json)', async () => {
+    const { id } = await created(['fresh', '--cron', YEARLY, '--eval', 'greet']);
+    const fires = await cli(['schedule', 'fires', '--', id]);
+    expect(fires.code).toBe(0);
+    expect(fires.stdout.trim()).toBe(`no fires of schedule ${id} yet`);
+    expect(JSON.parse((await cli(['schedule', 'fires', '--json', '--', id])).stdout)).toEqual({ fires: [], nextCursor: null });
+  });
+});
+
 describe('help and version', () => {
   it.each([
     ['eval', '--help'],
@@ -283,6 +368,11 @@ describe('help and version', () => {
     ['approvals', '--help'],
     ['approvals', 'list', '--help'],
     ['approvals', 'decide', '--help'],
+    ['schedule', '--help'],
+    ['schedule', 'create', '--help'],
+    ['schedule', 'list', '--help'],
+    ['schedule', 'delete', '--help'],
+    ['schedule', 'fires', '-h'],
   ])('portcullis %s %s … lists its options and exits 0', async (...args) => {
     const result = await cli(args, {});
     expect(result.code).toBe(0);
@@ -310,6 +400,20 @@ describe('help and version', () => {
     expect((await cli(['approvals', 'list', '--help'], {})).stdout).toMatch(/--to-decide\s+.*\(default: false\)\n.*--status STATUS\s+.*\(default: Pending\)/);
     expect((await cli(['approvals', '--help'], {})).stdout).toContain('decide APPROVAL_ID approve|reject');
     expect((await cli(['--help'], {})).stdout).toContain('approvals list [--to-decide]');
+  });
+
+  it('prints the usage of schedule create with its options and defaults, and lists schedule in the top-level help', async () => {
+    const help = (await cli(['schedule', 'create', '--help'], {})).stdout;
+    expect(help).toMatch(/^usage: portcullis schedule create NAME \[options\]\n/);
+    expect(help).toMatch(/--cron EXPR\s+Five fields/);
+    expect(help).toMatch(/--time-zone ZONE\s+.*\(default: UTC\)/);
+    expect(help).toMatch(/--eval DATASET\.\.\.\s+/);
+    expect(help).toMatch(/--disabled\s+.*\(default: false\)/);
+    expect(help).toContain('Exactly one of --workflow and --eval.');
+    expect(help).toContain('exit codes: 0 done');
+    const group = (await cli(['schedule', '--help'], {})).stdout;
+    for (const sub of ['create NAME --cron EXPR', 'list', 'delete SCHEDULE_ID', 'fires SCHEDULE_ID']) expect(group).toContain(`  ${sub}`);
+    expect((await cli(['--help'], {})).stdout).toContain('schedule create NAME --cron EXPR (--workflow ID | --eval DATASET...) | list | delete ID | fires ID');
   });
 
   it('prints the package version with --version', async () => {

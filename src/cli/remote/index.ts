@@ -3,4 +3,5 @@ export { runEvalCommand } from './run-eval.js';
 export { runWorkflowCommand } from './run-workflow.js';
 export { runBundleRunCommand } from './run-bundle-run.js';
 export { runApprovalsCommand } from './run-approvals.js';
+export { runScheduleCommand } from './run-schedules.js';
 export type { RemoteIo } from './remote-command.js';

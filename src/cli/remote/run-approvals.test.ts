@@ -1,8 +1,8 @@
 // `portcullis approvals …` without a service: the printed lines, the time left, paging through
 // nextCursor, and the command lines refused before anything is sent (exit 2).
 import { describe, expect, it } from 'vitest';
-import { createClient, type Schema } from '../../client/index.js';
-import type { RemoteIo } from './remote-command.js';
+import { recordingIo, twoPageClient } from '../../../test/helpers/remote-io.js';
+import type { Schema } from '../../client/index.js';
 import { approvalLines, approvalsOf, runApprovalsCommand, timeLeft } from './run-approvals.js';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
@@ -22,12 +22,6 @@ const approval = (overrides: Partial<Schema<'Approval'>>): Schema<'Approval'> =>
   escalated: false,
   ...overrides,
 });
-
-function io(): RemoteIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (l) => out.push(l), stderr: (l) => err.push(l), write: () => undefined, cwd: '.', env: {}, signal: new AbortController().signal };
-}
 
 describe('approvals list lines', () => {
   it('prints id, kind, status, what it approves, who asked and the time left, in aligned columns', () => {
@@ -62,21 +56,11 @@ describe('approvals list lines', () => {
 
 describe('approvalsOf', () => {
   it('follows nextCursor until it is null, asking for the largest page with the scope and status given', async () => {
-    const asked: URL[] = [];
-    const client = createClient({
-      baseUrl: 'http://127.0.0.1:9',
-      fetch: (input) => {
-        const url = new URL((input as Request).url);
-        asked.push(url);
-        const first = !url.searchParams.has('cursor');
-        const body = { approvals: [approval({ approvalId: first ? 'first' : 'second' })], nextCursor: first ? 'c2' : null };
-        return Promise.resolve(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
-      },
-    });
+    const { client, queries } = twoPageClient('approvals', approval({ approvalId: 'first' }), approval({ approvalId: 'second' }));
     const ids: string[] = [];
     for await (const a of approvalsOf(client, { scope: 'approver', status: 'Expired' })) ids.push(a.approvalId);
     expect(ids).toEqual(['first', 'second']);
-    expect(asked.map((url) => Object.fromEntries(url.searchParams))).toEqual([
+    expect(queries).toEqual([
       { scope: 'approver', status: 'Expired', limit: '200' },
       { scope: 'approver', status: 'Expired', limit: '200', cursor: 'c2' },
     ]);
@@ -93,8 +77,8 @@ describe('approvals command lines refused before anything is sent', () => {
     [['decide', 'Abc123def456ghi789jkl012', 'maybe'], "the decision must be approve or reject, not 'maybe'"],
     [['decide', 'Abc123def456ghi789jkl012', 'approve', '--payload', '{version:1}'], '--payload must be JSON'],
   ])('portcullis approvals %j exits 2 and says why', async (args, why) => {
-    const t = io();
-    expect(await runApprovalsCommand(args, { ...t, env: { PORTCULLIS_URL: 'http://127.0.0.1:9' } })).toBe(2);
+    const t = recordingIo({ PORTCULLIS_URL: 'http://127.0.0.1:9' });
+    expect(await runApprovalsCommand(args, t)).toBe(2);
     expect(t.out).toEqual([]);
     expect(t.err.join('\n')).toContain(why);
   });

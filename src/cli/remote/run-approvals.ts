@@ -7,6 +7,7 @@ import { unwrap, type PortcullisClient, type Schema } from '../../client/index.j
 import type { CommandSpec, OptionSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
+import { alignedLines, PAGE_LIMIT, pagesOf } from './listing.js';
 import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 type Approval = Schema<'Approval'>;
@@ -15,8 +16,6 @@ type ApprovalQuery = { readonly scope?: 'mine' | 'approver'; readonly status?: A
 
 const STATUSES = ['Pending', 'Approved', 'Rejected', 'Expired', 'Withdrawn'] as const satisfies readonly ApprovalStatus[];
 const VERBS = { approve: 'Approve', reject: 'Reject' } as const;
-/** The largest page the list route gives (DESIGN §12 paging). */
-const PAGE_LIMIT = 200;
 
 /** `--comment` of every command that decides an approval. */
 export const DECISION_COMMENT_OPTION: OptionSpec = { type: 'string', value: 'TEXT', description: 'A comment stored with the decision.' };
@@ -101,19 +100,14 @@ export async function runApprovalsCommand(args: string[], io: RemoteIo): Promise
 
 /** Every approval the list route gives for this query, page after page (newest first). */
 export async function* approvalsOf(client: PortcullisClient, query: ApprovalQuery = {}): AsyncGenerator<Approval> {
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap(client.api.GET('/api/approvals', { params: { query: { ...query, limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } }));
+  for await (const page of pagesOf((cursor) => unwrap(client.api.GET('/api/approvals', { params: { query: { ...query, limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } })))) {
     yield* page.approvals;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  }
 }
 
 /** One line per approval, its columns aligned: id, kind, status, what it approves, who asked, time left (or who decided). */
 export function approvalLines(approvals: readonly Approval[], now: number): string[] {
-  const rows = approvals.map((a) => [a.approvalId, a.kind, a.status, subject(a), `requested by ${a.requestedBy ?? '(no name)'}`, standing(a, now)]);
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+  return alignedLines(approvals.map((a) => [a.approvalId, a.kind, a.status, subject(a), `requested by ${a.requestedBy ?? '(no name)'}`, standing(a, now)]));
 }
 
 /** What is being approved: the gate's step, or the tool call (and the workflow step that makes it). */

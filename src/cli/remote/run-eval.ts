@@ -8,6 +8,7 @@ import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { createProgress } from './progress.js';
+import { evalRunOptions, integerOption } from './option-values.js';
 import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 export const EVAL_RUN_SPEC: CommandSpec = {
@@ -34,13 +35,7 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
   if (subcommand !== 'run') return groupUsage('eval', EVAL_USAGE, subcommand, io);
   return runRemote(EVAL_RUN_SPEC, rest, io, async ({ values, positionals, client, json }) => {
     if (positionals.length === 0) throw new UsageError('name at least one dataset');
-    const body = {
-      datasets: positionals,
-      ...(values.repeats !== undefined ? { repeats: integerOption(values.repeats, '--repeats') } : {}),
-      ...(values.parallelism !== undefined ? { parallelism: integerOption(values.parallelism, '--parallelism') } : {}),
-      ...(values.threshold !== undefined ? { failRateThreshold: numberOption(values.threshold, '--threshold') } : {}),
-      ...(Array.isArray(values.tag) && values.tag.length > 0 ? { tagFilter: values.tag } : {}),
-    };
+    const body = { datasets: positionals, ...evalRunOptions(values, { threshold: 'threshold', tag: 'tag' }) };
     const pollMs = integerOption(values['poll-interval'], '--poll-interval');
     const junit = typeof values.junit === 'string' ? resolve(io.cwd, values.junit) : undefined;
     const started = await unwrap(client.api.POST('/api/evals/runs', { body }));
@@ -78,16 +73,4 @@ function summary(run: EvalRun): string {
   const c = run.counts;
   const rate = run.report ? ` (fail rate ${run.report.failRate.toFixed(2)}, threshold ${run.report.failRateThreshold})` : '';
   return `verdict ${run.verdict ?? '?'}: ${c.passed} passed, ${c.warned} warned, ${c.failed} failed, ${c.errored} errored of ${c.total}${rate}`;
-}
-
-function integerOption(value: unknown, name: string): number {
-  const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer`);
-  return n;
-}
-
-function numberOption(value: unknown, name: string): number {
-  const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${name} must be a number from 0 to 1`);
-  return n;
 }

@@ -9,6 +9,7 @@ import { SAFE_YAML_OPTIONS } from '../../platform/yaml/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
+import { jsonObjectOption } from './option-values.js';
 import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 import { approvalsOf, DECISION_COMMENT_OPTION, decideHint } from './run-approvals.js';
 
@@ -69,7 +70,7 @@ export async function runWorkflowCommand(args: string[], io: RemoteIo): Promise<
       return runRemote(WORKFLOW_RUN_SPEC, rest, io, async ({ values, positionals, client, json }) => {
         if (positionals.length !== 1) throw new UsageError('exactly one workflow id is needed');
         const workflowId = positionals[0]!;
-        const input = typeof values.input === 'string' ? parseInput(values.input) : undefined;
+        const input = typeof values.input === 'string' ? jsonObjectOption(values.input, '--input') : undefined;
         const started = await unwrap(
           client.api.POST('/api/workflows/{workflowId}/runs', { params: { path: { workflowId } }, ...(input ? { body: { input } } : {}) }),
         );
@@ -112,17 +113,6 @@ async function readDefinition(path: string): Promise<unknown> {
   } catch (error) {
     throw new UsageError(`${path} is not valid ${extname(path).toLowerCase().startsWith('.y') ? 'YAML' : 'JSON'}: ${(error as Error).message}`);
   }
-}
-
-function parseInput(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UsageError('--input must be a JSON object');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--input must be a JSON object');
-  return value as Record<string, unknown>;
 }
 
 /** Follows the run's frames; exit 0 when it Succeeded or parked on an approval, 1 when it failed. */

@@ -1,0 +1,22 @@
+// What the list commands (`approvals list`, `schedule list`, `schedule fires`) share: paging through a
+// list route's nextCursor (DESIGN §12) and printing one row per item with its columns aligned.
+
+/** The largest page the list routes give (DESIGN §12 paging). */
+export const PAGE_LIMIT = 200;
+
+/** Every page a list route gives, first to last: `fetchPage` gets the previous page's nextCursor (none for the first). */
+export async function* pagesOf<Page extends { readonly nextCursor?: string | null }>(fetchPage: (cursor: string | undefined) => Promise<Page>): AsyncGenerator<Page> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    yield page;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+/** One line per row, each column but the last padded to its widest cell, two spaces between columns. */
+export function alignedLines(rows: ReadonlyArray<readonly string[]>): string[] {
+  if (rows.length === 0) return [];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}
