@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LATEST_SCHEMA_VERSION, migrations } from '../../src/platform/storage/postgres/migrations/index.js';
 import { runCli, startServe } from '../helpers/cli-process.js';
 import { freePort } from '../helpers/embedded-postgres-server.js';
 import { adminQuery, startEmbeddedPostgres, type EmbeddedPostgresServer } from '../helpers/postgres.js';
@@ -61,9 +62,10 @@ describe('portcullis migrate', () => {
 
   it('applies the migrations to a fresh schema, then finds it up to date', async () => {
     const first = await runCli(['migrate'], { cwd, env: postgres('cli_fresh') });
-    expect(first).toMatchObject({ code: 0, stdout: 'applied migration 1 to schema "cli_fresh" (now version 1)\n' });
+    const versions = migrations.map((migration) => migration.version);
+    expect(first).toMatchObject({ code: 0, stdout: `applied migration${versions.length > 1 ? 's' : ''} ${versions.join(', ')} to schema "cli_fresh" (now version ${LATEST_SCHEMA_VERSION})\n` });
     const again = await runCli(['migrate'], { cwd, env: postgres('cli_fresh') });
-    expect(again).toMatchObject({ code: 0, stdout: 'schema "cli_fresh" is up to date (version 1)\n' });
+    expect(again).toMatchObject({ code: 0, stdout: `schema "cli_fresh" is up to date (version ${LATEST_SCHEMA_VERSION})\n` });
     expect(first.stderr + again.stderr).not.toContain(PASSWORD);
   });
 
@@ -76,7 +78,7 @@ describe('portcullis migrate', () => {
     await adminQuery(`INSERT INTO cli_newer.schema_migrations VALUES (7, 'future', 0)`, [], server.url);
     const newer = await runCli(['migrate'], { cwd, env: postgres('cli_newer') });
     expect(newer.code).toBe(1);
-    expect(newer.stderr).toMatch(/^AppConfig:Storage:Postgres:Schema: the schema "cli_newer" was migrated by a newer version of Portcullis \(schema version 7; this build knows up to 1\)/);
+    expect(newer.stderr).toMatch(new RegExp(`^AppConfig:Storage:Postgres:Schema: the schema "cli_newer" was migrated by a newer version of Portcullis \\(schema version 7; this build knows up to ${LATEST_SCHEMA_VERSION}\\)`));
     expect(down.stderr + down.stdout + newer.stderr + newer.stdout).not.toContain(PASSWORD);
   });
 });
@@ -95,7 +97,7 @@ describe('portcullis serve on PostgreSQL', () => {
     try {
       const ready = async () => (await fetch(`${serve.url}/readyz`)).status === 200;
       expect(await ready()).toBe(true);
-      expect(await adminQuery('SELECT version FROM cli_serve.schema_migrations', [], server.url)).toEqual([{ version: 1 }]);
+      expect(await adminQuery('SELECT version FROM cli_serve.schema_migrations', [], server.url)).toEqual(migrations.map((migration) => ({ version: migration.version })));
       await server.stop();
       const lost = await fetch(`${serve.url}/readyz`);
       expect(lost.status).toBe(503);
