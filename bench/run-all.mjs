@@ -25,6 +25,7 @@ const benches = [
   'lane-fairness', // issue 22
   'approvals', // issue 23
   'webhooks', // DESIGN §14
+  'idempotency', // issue 24
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {
