@@ -22,6 +22,7 @@ import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
 import { round, show, spread } from '../lib/stats.mjs';
 import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { call, until } from '../lib/json-calls.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PARKED = Number(process.env.BENCH_PARKED ?? 500);
@@ -35,21 +36,6 @@ const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTG
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function call(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text === '' ? null : JSON.parse(text);
-}
-
-async function until(read, done) {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const ai = (schema) => ({
@@ -110,15 +96,16 @@ try {
     const clientMs = [];
     for (let i = 0; i < RUNS + 3; i += 1) {
       const { statusUrl } = await call(server.url, 'POST', `/api/bundles/${handle}/runs`, { userMessages: ['call clock now'] });
-      const parked = await until(() => call(server.url, 'GET', statusUrl), (run) => run.pendingApprovals !== undefined);
+      const parked = await until(() => call(server.url, 'GET', statusUrl), (run) => run.pendingApprovals !== undefined, 5);
       const approvalId = parked.pendingApprovals[0].approvalId;
       const sent = Date.now();
       await call(server.url, 'POST', `/api/approvals/${approvalId}/decision`, { decision: 'Approve' });
-      const done = await until(() => call(server.url, 'GET', statusUrl), (run) => run.status === 'Succeeded' || run.status === 'Failed');
+      const done = await until(() => call(server.url, 'GET', statusUrl), (run) => run.status === 'Succeeded' || run.status === 'Failed', 5);
       if (done.status !== 'Succeeded') throw new Error(`run ended ${done.status}`);
       const decided = await until(
         async () => server.lines.find((line) => line.event === 'approval.decided' && line.approvalId === approvalId),
         (line) => line !== undefined,
+        5,
       );
       const toolLine = server.lines.find((line) => line.event === 'tool.call.decided' && line.time >= decided.time && /approved by/.test(line.reason));
       server.lines.length = 0;
@@ -147,15 +134,15 @@ try {
     const handle = await register(parkedServer.url, await smallBundle(work));
     // One run parked and decided first, so lazy initialisation is not counted.
     const warm = await call(parkedServer.url, 'POST', `/api/bundles/${handle}/runs`, { userMessages: ['call clock now'] });
-    const warmParked = await until(() => call(parkedServer.url, 'GET', warm.statusUrl), (run) => run.pendingApprovals !== undefined);
+    const warmParked = await until(() => call(parkedServer.url, 'GET', warm.statusUrl), (run) => run.pendingApprovals !== undefined, 5);
     await call(parkedServer.url, 'POST', `/api/approvals/${warmParked.pendingApprovals[0].approvalId}/decision`, { decision: 'Reject' });
-    await until(() => call(parkedServer.url, 'GET', warm.statusUrl), (run) => run.status === 'Succeeded');
+    await until(() => call(parkedServer.url, 'GET', warm.statusUrl), (run) => run.status === 'Succeeded', 5);
     const before = await parkedServer.memory();
     const started = Date.now();
     for (let i = 0; i < PARKED; i += 1) {
       const { statusUrl } = await call(parkedServer.url, 'POST', `/api/bundles/${handle}/runs`, { userMessages: ['call clock now'] });
       // With one slot, each run can only start once the one before it parked and gave the slot back.
-      await until(() => call(parkedServer.url, 'GET', statusUrl), (run) => run.pendingApprovals !== undefined);
+      await until(() => call(parkedServer.url, 'GET', statusUrl), (run) => run.pendingApprovals !== undefined, 5);
     }
     const parkMs = Date.now() - started;
     const after = await parkedServer.memory();

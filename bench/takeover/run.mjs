@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { show, spread } from '../lib/stats.mjs';
 import { startPostgres } from '../storage/embedded-postgres.mjs';
 import { serveCli } from '../lib/serve-cli.mjs';
+import { call, until } from '../lib/json-calls.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LEASE_SECONDS = Number(process.env.BENCH_LEASE_SECONDS ?? 5);
@@ -32,21 +33,6 @@ const env = {
 };
 
 const serve = () => serveCli({ cwd: work, env });
-
-async function call(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text === '' ? null : JSON.parse(text);
-}
-
-async function until(read, done) {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const b = await serve();
 const samples = [];

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres } from '../storage/embedded-postgres.mjs';
 import { serveCli } from '../lib/serve-cli.mjs';
+import { call } from '../lib/json-calls.mjs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000);
 const BATCH = 100;
@@ -58,13 +59,6 @@ function serve() {
 async function stop(server) {
   server.child.kill('SIGTERM');
   await new Promise((resolve) => server.child.once('exit', resolve));
-}
-
-async function call(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text === '' ? null : JSON.parse(text);
 }
 
 const results = { benchmark: 'webhooks', storage: 'Postgres', events: EVENTS };
