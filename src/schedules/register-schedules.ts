@@ -32,7 +32,7 @@ export function registerSchedules(app: App, context: AppContext, wiring: Schedul
   registerScheduleRoutes(app, new ScheduleService({ config: config.schedules, store, clock: context.clock, ids: context.ids }));
   if (!config.schedules.enabled) return { start: () => undefined };
 
-  const firer = new ScheduleFirer({ store, targets: wiring.targets, clock: context.clock, audit: context.audit, fireRetentionMs: config.schedules.fireRetentionMs, log });
+  const firer = new ScheduleFirer({ store, targets: wiring.targets, clock: context.clock, audit: context.audit, events: context.events, fireRetentionMs: config.schedules.fireRetentionMs, log });
   const ticker = new ScheduleTicker({ store, firer, waiter: wiring.waiter ?? realTickWaiter, log });
   const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the schedule fire sweep', log, sweep: () => store.sweep() });
   return {

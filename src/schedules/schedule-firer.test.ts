@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_AUDIT } from '../platform/audit/index.js';
 import { ManualClock } from '../platform/clock/index.js';
+import type { EventOutbox, ResourceEvent } from '../platform/outbox/index.js';
 import { ProblemError } from '../platform/problems/index.js';
 import { createMemoryStorage } from '../platform/storage/index.js';
 import { ScheduleFirer } from './schedule-firer.js';
@@ -24,7 +25,9 @@ function setup(start = Date.parse('2026-05-04T00:10:00Z')) {
     },
     startEval: () => Promise.reject(new Error('not used')),
   };
-  const firer = () => new ScheduleFirer({ store, targets, clock, audit: NO_AUDIT, fireRetentionMs: 7 * 24 * HOUR, log: silent });
+  const events: ResourceEvent[] = [];
+  const outbox: EventOutbox = { entriesFor: async (event) => (events.push(event), []) };
+  const firer = () => new ScheduleFirer({ store, targets, clock, audit: NO_AUDIT, events: outbox, fireRetentionMs: 7 * 24 * HOUR, log: silent });
   const schedule: ScheduleData = {
     id: 's-1',
     name: 'hourly',
@@ -36,18 +39,21 @@ function setup(start = Date.parse('2026-05-04T00:10:00Z')) {
     createdAt: start,
     runAs: { ownerClaimValue: 'alice', subjectId: 'alice', roles: [], displayName: null, anonymous: false },
   };
-  return { clock, store, started, firer, schedule, refuseWith: (error: Error) => (refuse = error) };
+  return { clock, store, started, events, firer, schedule, refuseWith: (error: Error) => (refuse = error) };
 }
 
 describe('ScheduleFirer', () => {
   it('starts one run when two instances fire the same due schedule from the same read', async () => {
-    const { clock, store, started, firer, schedule } = setup();
+    const { clock, store, started, events, firer, schedule } = setup();
     await store.create('sub:alice', schedule, 50);
     clock.advance(HOUR);
     const due = await store.due(10);
     expect(due).toHaveLength(1);
     await Promise.all([firer().fire(due[0]!), firer().fire(due[0]!)]);
     expect(started).toEqual(['sub:alice:w-1']);
+    expect(events).toEqual([
+      { type: 'schedule.fired', ownerId: 'sub:alice', data: { scheduleId: 's-1', jobId: 'job-1', workflowId: 'w-1', status: 'Started', url: '/api/workflows/w-1/runs/job-1' } },
+    ]);
     expect(await store.due(10)).toEqual([]);
     expect((await store.get({ ownerId: 'sub:alice' }, 's-1'))?.data.nextRunAt).toBe(Date.parse('2026-05-04T02:00:00Z'));
   });
@@ -78,7 +84,7 @@ describe('ScheduleFirer', () => {
   });
 
   it('records a refused start as Skipped (a conflict) or Failed (anything else) with a caller-safe reason', async () => {
-    const { clock, store, firer, schedule, refuseWith } = setup();
+    const { clock, store, events, firer, schedule, refuseWith } = setup();
     await store.create('sub:alice', schedule, 50);
     refuseWith(new ProblemError('conflict', 'The workflow already has a live run (Queued, Running or Blocked).'));
     clock.advance(HOUR);
@@ -90,6 +96,11 @@ describe('ScheduleFirer', () => {
     expect(fires.records.map((record) => [record.data.state, record.data.reason])).toEqual([
       ['Failed', 'The run could not be started (an unexpected error; the host log has the cause).'],
       ['Skipped', 'The workflow already has a live run (Queued, Running or Blocked).'],
+    ]);
+    // The event names the schedule and the outcome and points at its fires; the reason stays behind the owner's GET.
+    expect(events.map((event) => [event.type, event.data])).toEqual([
+      ['schedule.failed', { scheduleId: 's-1', workflowId: 'w-1', status: 'Skipped', url: '/api/schedules/s-1/fires' }],
+      ['schedule.failed', { scheduleId: 's-1', workflowId: 'w-1', status: 'Failed', url: '/api/schedules/s-1/fires' }],
     ]);
   });
 });

@@ -3,13 +3,16 @@
 //     instance that lost the race (or a PATCH or DELETE that came first) leaves it there;
 //   2 the instant: the fire record keyed by (schedule, scheduled instant) is inserted — a second
 //     insert of the same key loses, whatever the versions in between;
-//   3 the run is started as the owner under the stored claims, and the fire records what came of it.
+//   3 the run is started as the owner under the stored claims, and the fire records what came of it,
+//     with its `schedule.*` webhook event in the same commit.
 // Instants missed while no instance ran collapse into one catch-up fire: the latest one that passed.
 import type { AuditLog, ScheduleFireRef } from '../platform/audit/index.js';
 import type { Clock } from '../platform/clock/index.js';
 import { isoInstant } from '../platform/clock/index.js';
+import type { EventOutbox } from '../platform/outbox/index.js';
 import type { StoredRecord } from '../platform/storage/index.js';
 import { CronPlan } from './cron-plan.js';
+import { scheduleFireEvent } from './schedule-event.js';
 import type { FireData } from './schedule-fire.js';
 import { principalFor, targetKind, type ScheduleData } from './schedule-record.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -20,6 +23,8 @@ export interface ScheduleFirerOptions {
   readonly targets: ScheduleTargets;
   readonly clock: Clock;
   readonly audit: AuditLog;
+  /** Where `schedule.fired`/`schedule.failed` go, written with the fire's outcome. */
+  readonly events: EventOutbox;
   readonly fireRetentionMs: number;
   readonly log: { warn(details: object, message: string): void };
 }
@@ -45,13 +50,10 @@ export class ScheduleFirer {
 
     const ref: ScheduleFireRef = { scheduleId: schedule.id, owner: record.ownerId, scheduledFor: isoInstant(scheduledFor), target: targetKind(schedule.target) };
     const started = await this.#start(record.ownerId, schedule);
-    if ('jobId' in started) {
-      await store.settleFire({ ...claim, state: 'Started', jobId: started.jobId });
-      this.#options.audit.scheduleFired(ref, started.jobId, scheduledFor > due);
-    } else {
-      await store.settleFire({ ...claim, state: started.outcome, reason: started.reason });
-      this.#options.audit.scheduleFailed(ref, started.outcome, started.problem);
-    }
+    const settled: FireData = 'jobId' in started ? { ...claim, state: 'Started', jobId: started.jobId } : { ...claim, state: started.outcome, reason: started.reason };
+    await store.settleFire(settled, await this.#options.events.entriesFor(scheduleFireEvent(record.ownerId, schedule, settled), clock.now()));
+    if ('jobId' in started) this.#options.audit.scheduleFired(ref, started.jobId, scheduledFor > due);
+    else this.#options.audit.scheduleFailed(ref, started.outcome, started.problem);
   }
 
   async #start(ownerId: string, schedule: ScheduleData): Promise<{ readonly jobId: string } | Refusal> {

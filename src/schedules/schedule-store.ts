@@ -6,7 +6,7 @@
 // their schedule's partition (its unguessable id), so one schedule's list is one index range however
 // many fires its owner's other schedules have; they are reached only through the owner's schedule.
 import type { Owner } from '../platform/ownership/index.js';
-import type { ListPage, RecordKey, Storage, StoredRecord } from '../platform/storage/index.js';
+import type { ListPage, OutboxEntry, RecordKey, Storage, StoredRecord } from '../platform/storage/index.js';
 import type { FireData } from './schedule-fire.js';
 import type { ScheduleData } from './schedule-record.js';
 
@@ -78,9 +78,9 @@ export class ScheduleStore {
     return outcome.outcome === 'inserted';
   }
 
-  /** Records what came of a claimed fire. */
-  async settleFire(fire: FireData): Promise<void> {
-    await this.#storage.records.update<FireData>(fireKey(fire), { state: fire.state, data: fire }, { states: ['Claimed'] });
+  /** Records what came of a claimed fire, with the outbox entries of its event in the same commit. */
+  async settleFire(fire: FireData, outbox: readonly OutboxEntry[] = []): Promise<void> {
+    await this.#storage.records.update<FireData>(fireKey(fire), { state: fire.state, data: fire }, { states: ['Claimed'] }, outbox);
   }
 
   /** A schedule's fires, newest scheduled instant first; call only for a schedule the caller owns. */

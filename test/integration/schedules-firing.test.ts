@@ -2,8 +2,12 @@
 // on one storage fire an hourly schedule exactly once per hour over a simulated day; a daily 02:30 in
 // Europe/Paris across spring-forward and fall-back; downtime collapsing into one catch-up fire; fires
 // that cannot start (a live run, a deleted workflow, a missing role) recorded with a reason and a
-// schedule.failed line; deleting a schedule revokes it; a host with schedules off answers 403.
-import { afterEach, describe, expect, it } from 'vitest';
+// schedule.failed line; the schedule.* webhook events, signed; deleting a schedule revokes it; a host
+// with schedules off answers 403.
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { chain, gateStep, pollUntil, statusIs, submit } from './workflows-harness.js';
 import { createSchedule, Deployment, firesOf, HOUR, quickWorkflow, settled } from './schedules-harness.js';
 
@@ -147,6 +151,40 @@ describe('a fire that cannot start', () => {
         [evals.id, 'Failed', 'forbidden'],
       ].sort(),
     );
+  });
+});
+
+describe('the schedule.* webhook events', () => {
+  it('sends schedule.fired with the run it started and schedule.failed with the outcome, signed, without the reason', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      deployment = await Deployment.open(Date.parse('2026-05-04T00:10:00Z'), 1, { AppConfig: { Webhooks: { AllowedHosts: ['127.0.0.1'], PollInterval: '00:00:00.02' } } });
+      const d = deployment;
+      const workflowId = await submit(d.app, chain('gated', gateStep('wait')));
+      const hook = await d.app.inject({ method: 'POST', url: '/api/webhooks', payload: { url: receiver.url, events: ['schedule.fired', 'schedule.failed'] } });
+      expect(hook.statusCode, hook.body).toBe(201);
+      const verifier = new Webhook(hook.json<{ secret: string }>().secret);
+      const schedule = await createSchedule(d.app, { name: 'gated', cron: '0 * * * *', target: { workflow: { workflowId } } });
+      d.clock.advance(HOUR);
+      await d.tick();
+      const [first] = await firesOf(d.app, schedule.id);
+      await pollUntil(d.app, `/api/workflows/${workflowId}/runs/${first!.jobId}`, statusIs('Blocked'));
+      d.clock.advance(HOUR);
+      await d.tick(); // the gated run is still live: Skipped
+
+      const events = await eventually(async () => (receiver.received.length >= 2 ? receiver.received : undefined));
+      // The timestamp is the injected clock's (2026-05-04): the verifier judges it on a Date set there.
+      vi.useFakeTimers({ toFake: ['Date'], now: d.clock.now() });
+      const bodies = events.map((received) => verifier.verify(received.body, received.headers as Record<string, string>) as { type: string; data: unknown });
+      expect(bodies.map((body) => [body.type, body.data])).toEqual([
+        ['schedule.fired', { scheduleId: schedule.id, jobId: first!.jobId, workflowId, status: 'Started', url: `/api/workflows/${workflowId}/runs/${first!.jobId}` }],
+        ['schedule.failed', { scheduleId: schedule.id, workflowId, status: 'Skipped', url: `/api/schedules/${schedule.id}/fires` }],
+      ]);
+      expect(events.map((received) => received.body).join('')).not.toContain('live run');
+    } finally {
+      vi.useRealTimers();
+      await receiver.close();
+    }
   });
 });
 
