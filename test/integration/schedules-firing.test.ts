@@ -173,9 +173,12 @@ describe('the schedule.* webhook events', () => {
       await d.tick(); // the gated run is still live: Skipped
 
       const events = await eventually(async () => (receiver.received.length >= 2 ? receiver.received : undefined));
-      // The timestamp is the injected clock's (2026-05-04): the verifier judges it on a Date set there.
-      vi.useFakeTimers({ toFake: ['Date'], now: d.clock.now() });
-      const bodies = events.map((received) => verifier.verify(received.body, received.headers as Record<string, string>) as { type: string; data: unknown });
+      // Timestamps are the injected clock's (2026-05-04, an hour apart): each is verified on a Date set to its own.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const bodies = events.map((received) => {
+        vi.setSystemTime(Number(received.headers['webhook-timestamp']) * 1000);
+        return verifier.verify(received.body, received.headers as Record<string, string>) as { type: string; data: unknown };
+      });
       expect(bodies.map((body) => [body.type, body.data])).toEqual([
         ['schedule.fired', { scheduleId: schedule.id, jobId: first!.jobId, workflowId, status: 'Started', url: `/api/workflows/${workflowId}/runs/${first!.jobId}` }],
         ['schedule.failed', { scheduleId: schedule.id, workflowId, status: 'Skipped', url: `/api/schedules/${schedule.id}/fires` }],
