@@ -2,11 +2,14 @@
 // (status, Location, body) with `Idempotent-Replayed: true` and nothing runs twice; the same key with
 // another body is 422; a key of the wrong form is 400; a kept 4xx is replayed too; keys are scoped to
 // the owner and the route with its ids; an upload's fingerprint is its file's; and two identical
-// requests racing on two instances start exactly one run.
+// requests racing on two instances start exactly one run. Hostile: a 10,000-key flood keeps what the
+// rate policy admits and nothing more, and the sweep empties it after the TTL.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/platform/clock/index.js';
+import { IDEMPOTENCY_COLLECTION, IdempotencyStore } from '../../src/platform/idempotency/index.js';
 import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
 import { openSharedTestStorage, type TestStorage } from '../helpers/test-storage.js';
 import { bundleSettings, bundleZip, multipart, registerHandle } from './bundles-harness.js';
@@ -124,4 +127,35 @@ describe('Idempotency-Key', () => {
     const list = (await a.app.inject({ method: 'GET', url: '/api/workflows' })).json<{ workflows: Array<{ name: string }> }>();
     expect(list.workflows.filter((w) => w.name === 'keyed')).toHaveLength(1);
   });
+});
+
+describe('a 10,000-key flood (hostile)', () => {
+  it('keeps at most the rate policy’s permits of records, answers the rest 429 storing nothing, and sweeps them after the TTL', async () => {
+    const clock = new ManualClock(Date.now());
+    const shared = await openSharedTestStorage(clock);
+    // Default rate policies (webhooks-write: 30 a minute); no host allowed, so each admitted create is a kept 400.
+    const t = await buildTestApp({ deps: { storage: shared.storage, clock } });
+    try {
+      const body = { url: 'https://hooks.example.com/in', events: ['workflow.run.finished'] };
+      const create = (key: string) => t.app.inject({ method: 'POST', url: '/api/webhooks', headers: { 'idempotency-key': key }, payload: body });
+      const statuses = new Map<number, number>();
+      for (let batch = 0; batch < 100; batch += 1) {
+        const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => create(`flood-${batch * 100 + i}`)));
+        for (const answer of answers) statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+      }
+      expect(Object.fromEntries(statuses)).toEqual({ 400: 30, 429: 9_970 });
+
+      const kept = await shared.storage.records.list(IDEMPOTENCY_COLLECTION, 'anonymous:dev', { limit: 1_000, cursor: null });
+      expect(kept.records).toHaveLength(30);
+      expect(kept.nextCursor).toBeNull();
+
+      // The kept answers expire with the key's TTL (a day by default) and the sweep removes them.
+      clock.advance(24 * 3_600_000 + 1);
+      expect(await new IdempotencyStore({ storage: shared.storage, clock, ttlMs: 24 * 3_600_000 }).sweep()).toBe(30);
+      expect((await shared.storage.records.list(IDEMPOTENCY_COLLECTION, 'anonymous:dev', { limit: 1_000, cursor: null })).records).toEqual([]);
+    } finally {
+      await t.close();
+      await shared.dispose();
+    }
+  }, 120_000);
 });
