@@ -10,10 +10,11 @@ import { GovernedCalls, TOOL_CALL_REJECTED, TOOL_FAILURE_MESSAGE, type ApprovalA
 import { ParameterValidator } from './parameter-validator.js';
 import { ToolRegistry } from './registry.js';
 import { toolBusy, toolFailure, toolSuccess, type Tool } from './tool.js';
+import { NO_BUDGET } from '../platform/envelope/index.js';
 
 const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
 const envelopeOf = (tools: string[], autonomyCeiling: 'Autonomous' | 'Supervised' = 'Autonomous'): ResolvedEnvelope =>
-  resolveEnvelope({ default: { allowedTools: tools, allowedMcpServers: [], autonomyCeiling, autoApproveUpTo: 'None' }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
+  resolveEnvelope({ default: { allowedTools: tools, allowedMcpServers: [], autonomyCeiling, autoApproveUpTo: 'None', budget: NO_BUDGET }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
 
 const descriptor = (name: string, overrides: Partial<Tool['descriptor']> = {}): Tool['descriptor'] => ({
   name,

@@ -447,6 +447,25 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(results.filter((r) => r.allowed)).toHaveLength(7);
       });
 
+      it('adds spend to several counters at once, per owner, answering the new totals; an expired counter reads 0 and restarts', async () => {
+        const day = { period: 'day:2026-05-04', expiresAt: clock.now() + 1_000 };
+        const month = { period: 'month:2026-05', expiresAt: clock.now() + 5_000 };
+        expect(await storage.spend.read('alice', ['day:2026-05-04', 'month:2026-05'])).toEqual([0, 0]);
+        expect(await storage.spend.add('alice', [day, month], 1_500)).toEqual([1_500, 1_500]);
+        expect(await storage.spend.add('alice', [day, month], 250)).toEqual([1_750, 1_750]);
+        expect(await storage.spend.add('bob', [day], 7)).toEqual([7]);
+        expect(await storage.spend.read('alice', ['month:2026-05', 'day:2026-05-04', 'run:x'])).toEqual([1_750, 1_750, 0]);
+        clock.advance(1_000);
+        expect(await storage.spend.read('alice', ['day:2026-05-04', 'month:2026-05'])).toEqual([0, 1_750]);
+        expect(await storage.spend.add('alice', [{ ...day, expiresAt: clock.now() + 1_000 }, month], 10)).toEqual([10, 1_760]);
+      });
+
+      it('counts spend exactly under concurrent additions', async () => {
+        const day = { period: 'day:2026-05-04', expiresAt: clock.now() + 60_000 };
+        await Promise.all(Array.from({ length: 25 }, () => storage.spend.add('carol', [day], 1_000_000_001)));
+        expect(await storage.spend.read('carol', ['day:2026-05-04'])).toEqual([25_000_000_025]);
+      });
+
       it('holds at most limit slots per kind and key, frees them on release, and lets an unrenewed holder’s slots lapse', async () => {
         const a = await storage.slots.acquire('stream', 'alice', 2, 'i1', 1_000);
         const b = await storage.slots.acquire('stream', 'alice', 2, 'i1', 1_000);
@@ -545,6 +564,9 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
         const takes = await Promise.all(Array.from({ length: 20 }, async (_, i) => (i % 2 === 0 ? storage : peer).rates.take('p', 'shared', 5)));
         expect(takes.filter((t) => t.allowed)).toHaveLength(5);
+        const counter = { period: 'day:shared', expiresAt: clock.now() + 60_000 };
+        await Promise.all(Array.from({ length: 20 }, async (_, i) => (i % 2 === 0 ? storage : peer).spend.add('dave', [counter], 3)));
+        expect(await peer.spend.read('dave', ['day:shared'])).toEqual([60]);
       });
 
       it('wakes a peer watching a run whose key is as long as keys may be, far longer than a channel name', async () => {

@@ -85,6 +85,7 @@ describe('ConfigFromKeys', () => {
       readonly allowedMcpServers: readonly string[];
       readonly autonomyCeiling: 'Restricted' | 'Supervised' | 'Autonomous';
       readonly autoApproveUpTo: 'None' | 'Trivial' | 'Low' | 'Medium' | 'High';
+      readonly budget: { readonly maxUsdPerRun: number | null; readonly maxUsdPerDay: number | null; readonly maxUsdPerMonth: number | null };
     }>();
     expectTypeOf<EnvelopesConfig['bySubject']>().toEqualTypeOf<Readonly<Record<string, EnvelopeGrantConfig>>>();
     expectTypeOf<AppConfig['rateLimits']>().toEqualTypeOf<{ readonly [Policy in RateLimitPolicy]: number }>();

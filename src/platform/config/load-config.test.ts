@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig, type LoadConfigOptions } from './index.js';
 import { TRACING_OFF } from './otel-environment.js';
+import { NO_BUDGET } from '../envelope/index.js';
 
 const anonymousDevelopment = {
   PORTCULLIS_ENVIRONMENT: 'Development',
@@ -38,7 +39,7 @@ async function inDirectory(files: Record<string, unknown>): Promise<string> {
 
 describe('loadConfig defaults', () => {
   it('fills every key from SPEC.md and DESIGN.md defaults', () => {
-    const grant = { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted', autoApproveUpTo: 'None' } as const;
+    const grant = { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted', autoApproveUpTo: 'None', budget: { maxUsdPerRun: null, maxUsdPerDay: null, maxUsdPerMonth: null } } as const;
     const expected: AppConfig = {
       environment: 'Development',
       bundleExecution: {
@@ -328,7 +329,7 @@ describe('loadConfig keys', () => {
     });
     const { envelopes } = loaded({ cwd: dir }).bundleExecution;
     expect(Object.keys(envelopes.bySubject)).toEqual(['Alice-Id']);
-    expect(envelopes.bySubject['Alice-Id']).toEqual({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None' });
+    expect(envelopes.bySubject['Alice-Id']).toEqual({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None', budget: NO_BUDGET });
     expect(Object.keys(envelopes.byRole)).toEqual(['Harness.Tools.Invoke']);
   });
 

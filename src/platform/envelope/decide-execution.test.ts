@@ -5,10 +5,11 @@ import { decideTool } from './decide-tool.js';
 import { narrowEnvelope } from './narrow-envelope.js';
 import { resolveEnvelope } from './resolve-envelope.js';
 import type { ToolDecision } from './tool-decision.js';
+import { NO_BUDGET } from './budget.js';
 
 const envelopeAt = (autonomyCeiling: AutonomyTier) =>
   resolveEnvelope(
-    { default: { allowedTools: ['clock', 'mcp__s__*'], allowedMcpServers: ['s'], autonomyCeiling, autoApproveUpTo: 'None' as const }, bySubject: {}, byRole: {} },
+    { default: { allowedTools: ['clock', 'mcp__s__*'], allowedMcpServers: ['s'], autonomyCeiling, autoApproveUpTo: 'None' as const, budget: NO_BUDGET }, bySubject: {}, byRole: {} },
     { subjectId: null, roles: [], anonymous: false },
   );
 
@@ -40,7 +41,7 @@ describe('decideExecution', () => {
   });
 
   it('takes the lowest ceiling of combined roles', () => {
-    const grant = (autonomyCeiling: AutonomyTier) => ({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling, autoApproveUpTo: 'None' as const });
+    const grant = (autonomyCeiling: AutonomyTier) => ({ allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling, autoApproveUpTo: 'None' as const, budget: NO_BUDGET });
     const resolved = resolveEnvelope(
       { default: grant('Autonomous'), bySubject: {}, byRole: { A: grant('Autonomous'), B: grant('Supervised') } },
       { subjectId: null, roles: ['A', 'B'], anonymous: false },
@@ -69,7 +70,7 @@ describe('decideExecution', () => {
 describe('decideExecution with approvals on (DESIGN.md §13)', () => {
   const on = (riskTier: string, requireApproval: readonly string[] | 'all' | null = null) => ({ approvalsEnabled: true, riskTier, requireApproval });
   const supervised = (autoApproveUpTo: 'None' | 'Trivial' | 'Low' | 'Medium' | 'High') =>
-    resolveEnvelope({ default: { allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Supervised', autoApproveUpTo }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
+    resolveEnvelope({ default: { allowedTools: ['clock'], allowedMcpServers: [], autonomyCeiling: 'Supervised', autoApproveUpTo, budget: NO_BUDGET }, bySubject: {}, byRole: {} }, { anonymous: true, subjectId: null, roles: [] });
 
   it('asks a person under Supervised unless the tool is at or below AutoApproveUpTo; Critical always asks', () => {
     expect(decideExecution(supervised('None'), 'clock', on('Trivial'))).toMatchObject({ allowed: true, approval: 'Supervised ceiling' });

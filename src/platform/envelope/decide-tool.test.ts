@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decideTool } from './decide-tool.js';
 import { resolveEnvelope } from './resolve-envelope.js';
+import { NO_BUDGET } from './budget.js';
 
 const envelopeOf = (allowedTools: string[], allowedMcpServers: string[] = []) =>
   resolveEnvelope(
-    { default: { allowedTools, allowedMcpServers, autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None' }, bySubject: {}, byRole: {} },
+    { default: { allowedTools, allowedMcpServers, autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None', budget: NO_BUDGET }, bySubject: {}, byRole: {} },
     { subjectId: null, roles: [], anonymous: false },
   );
 

@@ -4,12 +4,14 @@ import type { AutonomyTier } from './autonomy.js';
 import { explainTools } from './explain-tools.js';
 import { resolveEnvelope } from './resolve-envelope.js';
 import type { EnvelopeSubject } from './resolved-envelope.js';
+import { NO_BUDGET } from './budget.js';
 
 const grant = (allowedTools: string[], allowedMcpServers: string[] = [], autonomyCeiling: AutonomyTier = 'Autonomous'): EnvelopeGrantConfig => ({
   allowedTools,
   allowedMcpServers,
   autonomyCeiling,
   autoApproveUpTo: 'None',
+  budget: NO_BUDGET,
 });
 const config: EnvelopesConfig = {
   default: grant(['clock']),

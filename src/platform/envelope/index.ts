@@ -9,3 +9,4 @@ export { autoApproveTiers, autoApproves, minAutoApprove, type AutoApproveTier } 
 export { explainTools, type HostTool, type ToolExplanation } from './explain-tools.js';
 export { parseMcpToolName, type McpToolName } from './mcp-tool-name.js';
 export { parseToolPattern, type ToolPattern } from './tool-pattern.js';
+export { hasLimit, minBudget, NO_BUDGET, type Budget } from './budget.js';

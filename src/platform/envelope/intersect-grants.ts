@@ -1,7 +1,8 @@
 // Least-privilege combination of several role grants: a tool or server survives only if every grant
-// allows it, and the ceiling is the lowest. Combining nothing is a programming error, not "grant all".
+// allows it, the ceiling is the lowest, and each spend limit the smallest. Combining nothing is a programming error, not "grant all".
 import { minAutoApprove } from './auto-approve.js';
 import { minAutonomy } from './autonomy.js';
+import { minBudget } from './budget.js';
 import type { NormalizedGrant } from './normalize-grant.js';
 import { intersectToolPatterns } from './tool-pattern-set.js';
 
@@ -12,6 +13,7 @@ function intersectGrant(a: NormalizedGrant, b: NormalizedGrant): NormalizedGrant
     allowedMcpServers: a.allowedMcpServers.filter((s) => servers.has(s)),
     autonomyCeiling: minAutonomy(a.autonomyCeiling, b.autonomyCeiling),
     autoApproveUpTo: minAutoApprove(a.autoApproveUpTo, b.autoApproveUpTo),
+    budget: minBudget(a.budget, b.budget),
   };
 }
 

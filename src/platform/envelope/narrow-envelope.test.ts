@@ -3,9 +3,10 @@ import type { EnvelopesConfig } from '../config/types.js';
 import { decideTool } from './decide-tool.js';
 import { narrowEnvelope } from './narrow-envelope.js';
 import { resolveEnvelope } from './resolve-envelope.js';
+import { NO_BUDGET } from './budget.js';
 
 const config: EnvelopesConfig = {
-  default: { allowedTools: ['clock', 'text', 'mcp__s__*', 'mcp__t__y'], allowedMcpServers: ['s', 't'], autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None' },
+  default: { allowedTools: ['clock', 'text', 'mcp__s__*', 'mcp__t__y'], allowedMcpServers: ['s', 't'], autonomyCeiling: 'Autonomous', autoApproveUpTo: 'None', budget: NO_BUDGET },
   bySubject: {},
   byRole: {},
 };

@@ -3,6 +3,7 @@
 import type { EnvelopeGrantConfig } from '../config/types.js';
 import { autoApproveTiers, type AutoApproveTier } from './auto-approve.js';
 import { autonomyTiers, type AutonomyTier } from './autonomy.js';
+import { normalizeBudget, type Budget } from './budget.js';
 import { sortedUnique } from './sorted-unique.js';
 import { normalizeToolPatterns } from './tool-pattern-set.js';
 
@@ -11,6 +12,7 @@ export interface NormalizedGrant {
   readonly allowedMcpServers: readonly string[];
   readonly autonomyCeiling: AutonomyTier;
   readonly autoApproveUpTo: AutoApproveTier;
+  readonly budget: Budget;
 }
 
 export function normalizeServerNames(servers: readonly string[]): string[] {
@@ -23,5 +25,6 @@ export function normalizeGrant(grant: EnvelopeGrantConfig): NormalizedGrant {
     allowedMcpServers: normalizeServerNames(grant.allowedMcpServers),
     autonomyCeiling: autonomyTiers.includes(grant.autonomyCeiling) ? grant.autonomyCeiling : 'Restricted',
     autoApproveUpTo: autoApproveTiers.includes(grant.autoApproveUpTo) ? grant.autoApproveUpTo : 'None',
+    budget: normalizeBudget(grant.budget),
   };
 }

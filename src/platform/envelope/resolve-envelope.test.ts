@@ -4,12 +4,14 @@ import type { AutonomyTier } from './autonomy.js';
 import { decideTool } from './decide-tool.js';
 import { resolveEnvelope } from './resolve-envelope.js';
 import type { EnvelopeSubject } from './resolved-envelope.js';
+import { NO_BUDGET } from './budget.js';
 
 const grant = (allowedTools: string[], allowedMcpServers: string[] = [], autonomyCeiling: AutonomyTier = 'Autonomous'): EnvelopeGrantConfig => ({
   allowedTools,
   allowedMcpServers,
   autonomyCeiling,
   autoApproveUpTo: 'None',
+  budget: NO_BUDGET,
 });
 const who = (subjectId: string | null, roles: string[] = [], anonymous = false): EnvelopeSubject => ({ subjectId, roles, anonymous });
 
@@ -92,7 +94,7 @@ describe('resolveEnvelope role combination', () => {
     { roles: ['Harness.A', 'Harness.B', 'Harness.C', 'Harness.Empty'], matched: ['Harness.A', 'Harness.B', 'Harness.C', 'Harness.Empty'], tools: [], servers: [], ceiling: 'Restricted' },
   ])('combines $roles to tools $tools, servers $servers, ceiling $ceiling', ({ roles, matched, tools, servers, ceiling }) => {
     const resolved = resolveEnvelope(config, who(null, roles));
-    expect(resolved).toEqual({ source: 'roles', matchedRoles: matched, allowedTools: tools, allowedMcpServers: servers, autonomyCeiling: ceiling, autoApproveUpTo: 'None' });
+    expect(resolved).toEqual({ source: 'roles', matchedRoles: matched, allowedTools: tools, allowedMcpServers: servers, autonomyCeiling: ceiling, autoApproveUpTo: 'None', budget: NO_BUDGET });
   });
 
   it('lets a role with empty lists zero the combination: nothing is allowed', () => {
@@ -145,5 +147,32 @@ describe('resolveEnvelope for a repeated caller', () => {
     expect(resolveEnvelope(frozenConfig, caller).allowedTools).toContain('clock');
     caller.roles = ['Harness.B'];
     expect(resolveEnvelope(frozenConfig, caller).allowedTools).not.toContain('clock');
+  });
+});
+
+describe('resolveEnvelope spend limits (DESIGN §16)', () => {
+  const limited = (maxUsdPerRun: number | null, maxUsdPerDay: number | null, maxUsdPerMonth: number | null): EnvelopeGrantConfig => ({
+    ...grant(['clock']),
+    budget: { maxUsdPerRun, maxUsdPerDay, maxUsdPerMonth },
+  });
+  const budgets: EnvelopesConfig = {
+    default: limited(null, 1, null),
+    bySubject: { generous: limited(null, null, 500) },
+    byRole: { Team: limited(2, 50, null), Interns: limited(null, 0.01, 10), Open: grant(['clock']) },
+  };
+
+  it('combines roles to the smallest of each limit, a limit one role leaves out being the other’s', () => {
+    expect(resolveEnvelope(budgets, who(null, ['Team', 'Interns'])).budget).toEqual({ maxUsdPerRun: 2, maxUsdPerDay: 0.01, maxUsdPerMonth: 10 });
+    expect(resolveEnvelope(budgets, who(null, ['Team', 'Open'])).budget).toEqual({ maxUsdPerRun: 2, maxUsdPerDay: 50, maxUsdPerMonth: null });
+  });
+
+  it('lets a subject entry win outright, even when its roles are stricter', () => {
+    expect(resolveEnvelope(budgets, who('generous', ['Interns'])).budget).toEqual({ maxUsdPerRun: null, maxUsdPerDay: null, maxUsdPerMonth: 500 });
+  });
+
+  it('gives the default’s limits to anonymous callers and callers matching nothing, and none where none is set', () => {
+    expect(resolveEnvelope(budgets, who(null, [], true)).budget).toEqual({ maxUsdPerRun: null, maxUsdPerDay: 1, maxUsdPerMonth: null });
+    expect(resolveEnvelope(budgets, who('someone', ['Unknown'])).budget).toEqual({ maxUsdPerRun: null, maxUsdPerDay: 1, maxUsdPerMonth: null });
+    expect(resolveEnvelope(budgets, who(null, ['Open'])).budget).toEqual(NO_BUDGET);
   });
 });

@@ -19,6 +19,7 @@ function envelope(source: EnvelopeSource, matchedRoles: readonly string[], grant
     allowedMcpServers: Object.freeze([...grant.allowedMcpServers]),
     autonomyCeiling: grant.autonomyCeiling,
     autoApproveUpTo: grant.autoApproveUpTo,
+    budget: grant.budget,
   });
 }
 

@@ -2,6 +2,7 @@
 // resolution rules live in resolve-envelope.ts.
 import type { AutoApproveTier } from './auto-approve.js';
 import type { AutonomyTier } from './autonomy.js';
+import type { Budget } from './budget.js';
 
 /** A Principal is structurally compatible. */
 export interface EnvelopeSubject {
@@ -23,4 +24,6 @@ export interface ResolvedEnvelope {
   readonly autonomyCeiling: AutonomyTier;
   /** Under Supervised with approvals on: risk tiers at or below this run without asking (absent: None). */
   readonly autoApproveUpTo?: AutoApproveTier;
+  /** Spend limits (DESIGN §16); absent on a run stored before limits existed: none. */
+  readonly budget?: Budget;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvelopesConfig } from '../config/types.js';
 import { decideExecution, decideTool, explainTools, narrowEnvelope, resolveEnvelope } from './index.js';
+import { NO_BUDGET } from './budget.js';
 
 // The all-defaults configuration SPEC.md ships: Default grants no tools, no servers, ceiling Restricted.
 const shipped: EnvelopesConfig = {
-  default: { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted', autoApproveUpTo: 'None' },
+  default: { allowedTools: [], allowedMcpServers: [], autonomyCeiling: 'Restricted', autoApproveUpTo: 'None', budget: NO_BUDGET },
   bySubject: {},
   byRole: {},
 };

@@ -17,6 +17,7 @@ export type {
 export type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from './run-journal.js';
 export type { SignalBus, SignalHandler } from './signal-bus.js';
 export { RATE_WINDOW_MS, type RateDecision, type RateWindows } from './rate-windows.js';
+export type { SpendCounter, SpendCounters } from './spend-counters.js';
 export type { SlotStore } from './slot-store.js';
 export type { BlobStore } from './blob-store.js';
 export { StorageUnavailableError, isStorageUnavailable } from './storage-unavailable.js';

@@ -8,6 +8,7 @@ import type { RecordStore } from './records.js';
 import type { RunJournal } from './run-journal.js';
 import type { SignalBus } from './signal-bus.js';
 import type { SlotStore } from './slot-store.js';
+import type { SpendCounters } from './spend-counters.js';
 
 export type StorageProvider = 'Memory' | 'Postgres';
 
@@ -25,6 +26,7 @@ export interface Storage {
   readonly signals: SignalBus;
   readonly rates: RateWindows;
   readonly slots: SlotStore;
+  readonly spend: SpendCounters;
   readonly blobs: BlobStore;
   /** True while the backing service answers (the `storage` readiness category). */
   ready(): Promise<boolean>;

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock/index.js';
 import type { Storage } from '../storage.js';
 import { MemoryBlobStore } from './memory-blob-store.js';
 import { MemoryRateWindows } from './memory-rate-windows.js';
+import { MemorySpendCounters } from './memory-spend-counters.js';
 import { MemoryRecordStore } from './memory-record-store.js';
 import { MemoryRunJournal } from './memory-run-journal.js';
 import { MemorySignalBus } from './memory-signal-bus.js';
@@ -21,6 +22,7 @@ export function createMemoryStorage(options: { readonly clock: Clock }): Storage
     journal: new MemoryRunJournal(table),
     signals: new MemorySignalBus(),
     rates: new MemoryRateWindows(options.clock),
+    spend: new MemorySpendCounters(options.clock),
     slots: new MemorySlotStore(options.clock),
     blobs: new MemoryBlobStore(),
     ready: async () => true,

@@ -10,6 +10,7 @@ import { PgBlobStore } from './stores/pg-blob-store.js';
 import { PgDatabase, type PostgresLog } from './connection/pg-database.js';
 import { PgNotificationHub } from './connection/pg-notification-hub.js';
 import { PgRateWindows } from './stores/pg-rate-windows.js';
+import { PgSpendCounters } from './stores/pg-spend-counters.js';
 import { PgRecordStore } from './stores/pg-record-store.js';
 import { PgRunJournal } from './stores/pg-run-journal.js';
 import { PgSignalBus } from './stores/pg-signal-bus.js';
@@ -65,6 +66,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     signals: new PgSignalBus(db, hub, names),
     rates: new PgRateWindows(db, names, clock, options.log),
     slots: new PgSlotStore(db, names, clock),
+    spend: new PgSpendCounters(db, names, clock, options.log),
     blobs: new PgBlobStore(db, names),
     ready: () => db.query('SELECT 1', [], 'portcullis_ready').then(
       () => true,
