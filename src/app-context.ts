@@ -16,6 +16,7 @@ import type { AccessPolicy } from './platform/access/index.js';
 import type { Approvals } from './approvals/index.js';
 import type { IdempotencyStore } from './platform/idempotency/index.js';
 import type { EventOutbox } from './platform/outbox/index.js';
+import type { SpendLedger } from './platform/spend/index.js';
 
 export interface AppContext {
   readonly config: AppConfig;
@@ -51,6 +52,8 @@ export interface AppContext {
   readonly idempotency: IdempotencyStore;
   /** Where a family writes the events its state changes cause, in the same commit (webhooks, DESIGN.md §14). */
   readonly events: EventOutbox;
+  /** Checks each model call against the owner's spend limits and counts what it cost (DESIGN §16). */
+  readonly spend: SpendLedger;
 }
 
 /** What a feature needs done when the app stops, after the run engine stopped (app.ts runs them in order). */

@@ -34,7 +34,7 @@ import {
   type App,
 } from './platform/http/index.js';
 import { registerSystemRoutes, type ReadinessCategory, type ReadinessCheck } from './system/routes.js';
-import { registerCapabilitiesRoutes } from './capabilities/index.js';
+import { registerCapabilitiesRoutes, registerSpendRoute } from './capabilities/index.js';
 import { buildOpenApiOptions } from './openapi.js';
 import { ProblemError } from './platform/problems/index.js';
 import type { AppContext, FeatureShutdown } from './app-context.js';
@@ -60,6 +60,7 @@ import { registerBundles } from './bundles/index.js';
 import { registerConsole } from './console/index.js';
 import { registerSchedules, type TickWaiter } from './schedules/index.js';
 import { createWebhooks } from './webhooks/index.js';
+import { SpendLedger } from './platform/spend/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -255,6 +256,18 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     approvalsEnabled: config.approvals.enabled,
   });
 
+  // Spend limits (DESIGN §16): every family meters its runs' model calls through the one ledger.
+  const spend = new SpendLedger({
+    counters: storage.spend,
+    records: storage.records,
+    clock: storage.clock,
+    pricing: config.chatModel.pricing,
+    spendUsd: metrics.spendUsd,
+    audit,
+    events: webhooks.outbox,
+  });
+  registerSpendRoute(app, { access, spend });
+  const spendSweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the spend threshold sweep', log, sweep: () => spend.sweep() });
   // Every model call is counted (and traced) in one place, whatever the provider.
   const observed = (model: ChatModel | null): ChatModel | null =>
     model === null || !(metrics.enabled || tracing.enabled) ? model : observeChatModel(model, { metrics, tracing, pricing: config.chatModel.pricing });
@@ -288,6 +301,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     approvals,
     idempotency,
     events: webhooks.outbox,
+    spend,
   };
   // Feature families (each registers its routes, stores, run kind and sweepers, and hands back what
   // shutdown must finish and close):
@@ -321,6 +335,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     memorySweeper.stop();
     idempotencySweeper.stop();
     approvalSweeper.stop();
+    spendSweeper.stop();
     for (const feature of features) await feature.close?.();
     await registry.close();
     await builtins.knowledge.close();

@@ -61,6 +61,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     calls: context.calls,
     ids,
     hostAgents: new HostAgents({ discoveryPaths: config.agents.discoveryPaths, log }),
+    spend: context.spend,
     limits: {
       maxModelCallsPerTurn: config.conversations.maxModelCallsPerTurn,
       frameCeilingBytes: bundles.streamFrameCeilingBytes,
@@ -75,7 +76,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
   context.approvals.onDecided('bundle', (approval, ownerId) => resumer.decided(approval, ownerId));
   engine.register(
     bundleRunKind({
-      executor: new BundleRunExecutor({ handles, conversations, runtime, approvals: context.approvals, ids, clock, frameCeilingBytes: bundles.streamFrameCeilingBytes }),
+      executor: new BundleRunExecutor({ handles, conversations, runtime, approvals: context.approvals, ids, clock, frameCeilingBytes: bundles.streamFrameCeilingBytes, pricing: config.chatModel.pricing }),
       maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
       runRecordTtlMs: bundles.runRecordTtlMs,
       log,

@@ -70,7 +70,7 @@ export const BundleRunOutcomeResponseSchema = Type.Object(
 );
 
 export const RunUsageSchema = Type.Object(
-  { inputTokens: Type.Integer(), outputTokens: Type.Integer() },
+  { inputTokens: Type.Integer(), outputTokens: Type.Integer(), costUsd: Type.Optional(Type.Number({ description: 'Those tokens at ChatModel:Pricing (DESIGN §16).' })) },
   { description: 'Tokens the run spent (sub-agents included); beside SPEC.md’s fields, never input.' },
 );
 

@@ -1,3 +1,4 @@
 export { registerCapabilitiesRoutes } from './routes.js';
+export { registerSpendRoute } from './spend-route.js';
 export { explainCapabilities } from './service.js';
-export { CapabilitiesResponseSchema, type CapabilitiesResponse } from './schemas.js';
+export { CapabilitiesResponseSchema, SpendResponseSchema, type CapabilitiesResponse, type SpendResponse } from './schemas.js';

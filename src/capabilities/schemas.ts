@@ -11,6 +11,10 @@ export const CapabilitiesResponseSchema = Type.Object(
     autoApproveUpTo: Type.Union([Type.Literal('None'), Type.Literal('Trivial'), Type.Literal('Low'), Type.Literal('Medium'), Type.Literal('High')], {
       description: 'Under Supervised with approvals on: tools at or below this risk tier run without asking (DESIGN §13).',
     }),
+    budget: Type.Object(
+      { maxUsdPerRun: Type.Union([Type.Number(), Type.Null()]), maxUsdPerDay: Type.Union([Type.Number(), Type.Null()]), maxUsdPerMonth: Type.Union([Type.Number(), Type.Null()]) },
+      { description: 'Spend limits in dollars (DESIGN §16); null is no limit. Roles combine to the smallest of each.' },
+    ),
     tools: Type.Array(
       Type.Object({ name: Type.String(), granted: Type.Boolean(), reason: Type.String() }),
       { description: 'Every tool the host offers, granted or not, with the rule that decided.' },
@@ -20,3 +24,18 @@ export const CapabilitiesResponseSchema = Type.Object(
 );
 
 export type CapabilitiesResponse = Static<typeof CapabilitiesResponseSchema>;
+
+const limit = Type.Union([Type.Number(), Type.Null()]);
+const total = Type.Object({ spentUsd: Type.Number(), resetsAt: Type.String({ format: 'date-time' }) });
+
+export const SpendResponseSchema = Type.Object(
+  {
+    currency: Type.Literal('USD'),
+    limits: Type.Object({ perRun: limit, perDay: limit, perMonth: limit }, { description: 'From the caller’s envelope; null is no limit.' }),
+    day: total,
+    month: total,
+  },
+  { $id: 'SpendResponse', description: 'Spend across every family and instance, counted per owner in UTC days and months (DESIGN §16).' },
+);
+
+export type SpendResponse = Static<typeof SpendResponseSchema>;

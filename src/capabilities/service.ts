@@ -2,7 +2,7 @@
 // functions; no HTTP here.
 import type { AccessPolicy } from '../platform/access/index.js';
 import type { Principal } from '../platform/auth/index.js';
-import { explainTools, type HostTool } from '../platform/envelope/index.js';
+import { explainTools, NO_BUDGET, type HostTool } from '../platform/envelope/index.js';
 import type { CapabilitiesResponse } from './schemas.js';
 
 export function explainCapabilities(access: AccessPolicy, who: Principal, hostTools: readonly HostTool[], approvalsEnabled = false): CapabilitiesResponse {
@@ -14,6 +14,7 @@ export function explainCapabilities(access: AccessPolicy, who: Principal, hostTo
     allowedMcpServers: [...envelope.allowedMcpServers],
     autonomyCeiling: envelope.autonomyCeiling,
     autoApproveUpTo: envelope.autoApproveUpTo ?? 'None',
+    budget: { ...(envelope.budget ?? NO_BUDGET) },
     tools: explainTools(envelope, hostTools, approvalsEnabled),
   };
 }

@@ -36,6 +36,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<Eval
       maxConcurrent: config.evaluation.maxConcurrentRuns,
       host: {
         model: context.chatModel,
+        spend: context.spend,
         calls: context.calls,
         agentDiscoveryPaths: config.agents.discoveryPaths,
         limits: {

@@ -66,7 +66,9 @@ export type ChatModelErrorCode =
   | 'invalid-response'
   | 'aborted'
   /** Refused before sending: the request is larger than ChatModel:MaxPromptBytes. */
-  | 'prompt-too-large';
+  | 'prompt-too-large'
+  /** Refused before sending: a spend limit of the caller's envelope was reached (DESIGN §16). */
+  | 'spend-limit';
 
 /** A model failure. `message` is caller-safe (no upstream body, no key); `cause` goes to the log. */
 export class ChatModelError extends Error {

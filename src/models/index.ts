@@ -9,3 +9,4 @@ export { createScriptedModel, type ScriptedModelOptions } from './scripted/creat
 export { loadScript } from './scripted/load-script.js';
 export type { ScriptRule, ScriptToolCall } from './scripted/script-rule.js';
 export { observeChatModel, type ChatModelObservers } from './observe-chat-model.js';
+export { meterChatModel, isSpendLimit } from './metered-chat-model.js';

@@ -3,6 +3,7 @@
 // turns it into a generic failure. Tools never see HTTP or tokens; only a tool that runs an agent
 // reads the calling conversation's envelope, to run it under the same one.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../platform/envelope/index.js';
+import type { SpendAccount } from '../platform/spend/index.js';
 
 export type RiskTier = 'Trivial' | 'Low' | 'Medium' | 'High' | 'Critical';
 export const riskTiers: readonly RiskTier[] = ['Trivial', 'Low', 'Medium', 'High', 'Critical'];
@@ -49,6 +50,8 @@ export interface ConversationScope {
   remainingTokens(): number;
   /** Adds a sub-agent's usage to the conversation's. */
   addUsage(usage: { readonly inputTokens: number; readonly outputTokens: number }): void;
+  /** Whose spend the conversation's model calls are (a sub-agent's count against the same run). */
+  readonly spend?: SpendAccount;
 }
 
 export type ToolResult =

@@ -40,6 +40,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
     hasIndex: (name) => context.knowledge.has(name),
     steps: {
       chatModel: context.chatModel,
+      spend: context.spend,
       chatDefaults: { maxOutputTokens: config.chatModel.maxOutputTokens, temperature: config.chatModel.temperature },
       calls: context.calls,
       registry: context.registry,

@@ -10,7 +10,9 @@
 //   gracefully (`budgetExhausted`, still succeeded); bound reached while the model still wants tools
 //   → conversation failure with MODEL_CALL_LIMIT_ERROR, later turns are not answered.
 // - A ChatModelError is a conversation failure with its caller-safe message; cancellation rejects;
-//   anything else thrown (a bug) propagates.
+//   anything else thrown (a bug) propagates. A model call refused on the owner's spend limit
+//   (`spend-limit`, DESIGN §16) stops gracefully like the token budget (`budgetExhausted`, still
+//   succeeded) with that refusal as `conversationError`.
 // - A tool call a person must approve stops the conversation where it is (DESIGN.md §13): the
 //   outcome's `parked` is a checkpoint of plain data; the same input with `resume` set to it makes the
 //   decided call again (its start, args and end frames are not sent twice) and goes on.
@@ -51,7 +53,7 @@ interface RunState {
 
 type TurnEnd =
   | { readonly kind: 'answered' }
-  | { readonly kind: 'budget-exhausted' }
+  | { readonly kind: 'budget-exhausted'; readonly error?: string }
   | { readonly kind: 'failed'; readonly error: string }
   | { readonly kind: 'parked'; readonly step: ConversationCheckpoint['step'] };
 
@@ -103,6 +105,7 @@ async function runTurn(state: RunState, at: number | StepInProgress): Promise<Tu
     if (modelCalls >= input.limits.maxModelCallsPerTurn) return { kind: 'failed', error: MODEL_CALL_LIMIT_ERROR };
     if (budgetSpent(state)) return { kind: 'budget-exhausted' };
     const step = await callModel(state);
+    if ('stopped' in step) return { kind: 'budget-exhausted', error: step.stopped };
     if ('error' in step) return { kind: 'failed', error: step.error };
     state.usage.inputTokens += step.usage.inputTokens;
     state.usage.outputTokens += step.usage.outputTokens;
@@ -147,7 +150,7 @@ async function runCalls(state: RunState, step: StepInProgress): Promise<TurnEnd 
   return null;
 }
 
-async function callModel(state: RunState): Promise<ModelStep | { readonly error: string }> {
+async function callModel(state: RunState): Promise<ModelStep | { readonly error: string } | { readonly stopped: string }> {
   const { input } = state;
   throwIfAborted(input.signal);
   try {
@@ -160,6 +163,7 @@ async function callModel(state: RunState): Promise<ModelStep | { readonly error:
     });
   } catch (error) {
     if (input.signal.aborted) throw abortError(input.signal);
+    if (error instanceof ChatModelError && error.code === 'spend-limit') return { stopped: error.message };
     if (error instanceof ChatModelError) return { error: redactText(error.message) || MODEL_FAILED_ERROR };
     throw error;
   }
@@ -224,7 +228,7 @@ function outcome(state: RunState, end: TurnEnd): ConversationOutcome {
     turnCount: state.turnCount,
     totalToolInvocations: state.toolInvocations,
     budgetExhausted: end.kind === 'budget-exhausted',
-    conversationError: end.kind === 'failed' ? end.error : null,
+    conversationError: end.kind === 'failed' || end.kind === 'budget-exhausted' ? (end.error ?? null) : null,
     usage: { ...state.usage },
     newMessages: state.transcript.stored(),
   };

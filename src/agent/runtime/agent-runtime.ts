@@ -6,9 +6,10 @@
 // travels on the tool call's context. With no chat model configured the conversation fails with a
 // caller-safe error; the run itself succeeds.
 import { runConversation, type AgentEvent, type ConversationCheckpoint, type ConversationOutcome } from '../loop/index.js';
-import type { ChatMessage, ChatModel } from '../../models/index.js';
+import { meterChatModel, type ChatMessage, type ChatModel } from '../../models/index.js';
 import type { IdGenerator } from '../../platform/clock/index.js';
 import { narrowFurther, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { SpendAccount, SpendLedger } from '../../platform/spend/index.js';
 import { DELEGATE_UNAVAILABLE, type DelegateRunner } from '../../tools/builtin/index.js';
 import { toolFailure, toolSuccess, type ConversationScope, type GovernedCalls, type Supervisor } from '../../tools/index.js';
 import { agentToolExecutor } from './agent-tool-executor.js';
@@ -40,6 +41,8 @@ export interface ConverseInput {
   readonly supervisorFor?: (toolCallId: string) => Supervisor;
   /** The bundle's AGENT.md `require-approval:` (tightens only). */
   readonly requireApproval?: readonly string[] | 'all' | null;
+  /** Whose spend its model calls (and its sub-agents') are, checked against the run's limits (DESIGN §16). */
+  readonly spend?: SpendAccount;
   /** Goes on from a conversation parked for a decision; `delegatedUsage`: what its sub-agents had spent. */
   readonly resume?: { readonly checkpoint: ConversationCheckpoint; readonly delegatedUsage: { readonly inputTokens: number; readonly outputTokens: number } };
 }
@@ -49,6 +52,8 @@ export interface AgentRuntimeOptions {
   readonly calls: GovernedCalls;
   readonly ids: IdGenerator;
   readonly hostAgents: HostAgents;
+  /** Counts and checks spend for conversations given an account. */
+  readonly spend?: SpendLedger;
   readonly limits: {
     readonly maxModelCallsPerTurn: number;
     readonly frameCeilingBytes: number;
@@ -83,9 +88,12 @@ export class AgentRuntime {
         delegated.inputTokens += usage.inputTokens;
         delegated.outputTokens += usage.outputTokens;
       },
+      ...(input.spend === undefined ? {} : { spend: input.spend }),
     };
+    const ledger = this.#options.spend;
+    const model = input.spend === undefined || ledger === undefined ? chatModel : meterChatModel(chatModel, ledger, input.spend);
     const outcome = await runConversation({
-      model: tallyUsage(chatModel, own),
+      model: tallyUsage(model, own),
       systemPrompt: input.systemPrompt,
       history: input.history,
       userMessages: input.userMessages,
@@ -143,6 +151,7 @@ export class AgentRuntime {
       depth: scope.depth + 1,
       signal: context.signal,
       emit: () => undefined,
+      ...(scope.spend === undefined ? {} : { spend: scope.spend }),
     });
     scope.addUsage(outcome.usage);
     if (!outcome.conversationSucceeded) return toolFailure(outcome.conversationError ?? 'The sub-agent failed.');

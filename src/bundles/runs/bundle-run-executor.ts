@@ -10,7 +10,7 @@
 // (bundle-run-kind.ts), and a cancel, a crash or a stopping host reaches it through the engine.
 import type { Approvals, ApprovalData } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
-import { narrowEnvelope } from '../../platform/envelope/index.js';
+import { narrowEnvelope, NO_BUDGET } from '../../platform/envelope/index.js';
 import { redactText } from '../../platform/redaction/index.js';
 import type { LiveRun } from '../../runs/index.js';
 import type { AgentRuntime, ConversationOutcome } from '../../agent/index.js';
@@ -18,6 +18,7 @@ import { CallParked, type Supervisor } from '../../tools/index.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
 import type { BundleRunRecord, ParkedConversation, RunOutcome, RunUsage, RunningRun, WaitingCall } from './run-record.js';
+import { costUsd, type Pricing } from '../../platform/spend/index.js';
 
 /** What executing a bundle run came to. */
 export type BundleOutcome =
@@ -35,6 +36,8 @@ export interface BundleRunExecutorOptions {
   readonly clock: Clock;
   /** Argument text above this is withheld from an approval (the stream's frame ceiling). */
   readonly frameCeilingBytes: number;
+  /** ChatModel:Pricing: the run's usage is priced when it finishes. */
+  readonly pricing: Pricing;
 }
 
 export class BundleRunExecutor {
@@ -70,6 +73,7 @@ export class BundleRunExecutor {
         emit: (frame) => live.emit(frame),
         supervisorFor: supervision.supervisorFor,
         requireApproval: leased.handle.manifest.requireApproval,
+        spend: { ownerId: run.ownerId, family: 'bundle', runId: run.jobId, budget: input.envelope.budget ?? NO_BUDGET },
         ...(resumed === undefined ? {} : { resume: { checkpoint: resumed.checkpoint, delegatedUsage: resumed.delegatedUsage } }),
       });
       const waiting = supervision.waiting();
@@ -77,7 +81,7 @@ export class BundleRunExecutor {
       const { newMessages, usage, parked: _parked, ...result } = outcome;
       const session = conversation;
       await live.whileOwned(() => session.commit(newMessages, usage.inputTokens + usage.outputTokens));
-      return { type: 'conversed', result, usage };
+      return { type: 'conversed', result, usage: { ...usage, costUsd: costUsd({ input: usage.inputTokens, output: usage.outputTokens }, this.#options.pricing) } };
     } finally {
       conversation?.release();
       leased.lease.release();

@@ -52,6 +52,8 @@ export interface RunOutcome {
 export interface RunUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Those tokens at ChatModel:Pricing when the run finished (DESIGN §16); absent on runs stored before. */
+  readonly costUsd?: number;
 }
 
 interface RunBase {

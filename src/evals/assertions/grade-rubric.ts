@@ -1,7 +1,8 @@
 // `llm-rubric`: the configured chat model grades the output against the rubric and answers pass or
 // fail with a reason. A grader that fails or answers something that is not a verdict makes the case
 // errored (it could not be judged), never passed or failed. Grading tokens are reported with the run.
-import { ChatModelError, type ChatModel, type TokenUsage } from '../../models/index.js';
+import { ChatModelError, isSpendLimit, type ChatModel, type TokenUsage } from '../../models/index.js';
+import { SPEND_LIMIT_REACHED } from '../../platform/spend/index.js';
 import { redactText } from '../../platform/redaction/index.js';
 import type { AssertionVerdict } from './assertion.js';
 import { parseGrade } from './parse-grade.js';
@@ -49,6 +50,7 @@ export async function gradeRubric(model: ChatModel, rubric: string, output: stri
     }
   } catch (error) {
     if (signal.aborted) throw error;
+    if (isSpendLimit(error)) throw new GradingFailed(SPEND_LIMIT_REACHED, usage);
     if (error instanceof ChatModelError) throw new GradingFailed(`the llm-rubric grader failed: ${redactText(error.message)}`, usage);
     throw error;
   }

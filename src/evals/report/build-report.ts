@@ -2,7 +2,7 @@
 // the per-dataset and per-tag tallies, tokens, flaky cases and pass^k. Per-case results stay out of it.
 import type { CaseResult } from '../runner/case-execution.js';
 import type { EvalReport, Verdict } from '../schemas.js';
-import { costUsd, type Pricing } from './cost.js';
+import { costUsd, type Pricing } from '../../platform/spend/index.js';
 import { stabilityOf } from './stability.js';
 import { add, emptyTally, tally, type Tally } from './tally.js';
 import { failRate, verdictOf } from './verdict.js';

@@ -7,7 +7,7 @@ import type { ChatModel } from '../../models/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Observation } from '../assertions/assertion.js';
 import { GradingFailed } from '../assertions/grade-rubric.js';
-import { costUsd, type Pricing } from '../report/cost.js';
+import { costUsd, SPEND_LIMIT_REACHED, type Pricing } from '../../platform/spend/index.js';
 import type { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import { CaseRecord } from './case-record.js';
@@ -70,6 +70,8 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
     record.addUsage(outcome.usage);
     record.output = outcome.finalResponse;
     if (!outcome.conversationSucceeded) return record.errored(`the conversation failed: ${outcome.conversationError ?? 'unknown reason'}`);
+    // The owner's spend limit stopped the conversation (DESIGN §16): the case could not be judged.
+    if (outcome.budgetExhausted && outcome.conversationError === SPEND_LIMIT_REACHED) return record.errored(SPEND_LIMIT_REACHED);
     if (failedTools.size > 0) return record.errored(`a tool call failed (${[...failedTools].join(', ')})`);
     const seen: Observation = { output: record.output, toolsCalled, latencyMs, costUsd: costUsd(record.tokens, context.pricing) };
     return record.judged(await judgeOutput(evalCase.assertions, seen, { model, signal, onUsage: (usage) => record.addUsage(usage) }));

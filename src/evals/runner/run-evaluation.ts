@@ -5,11 +5,11 @@
 // comes back incomplete (null): another instance resumes it from its judged cases.
 import type { ConversationLimits } from '../../agent/index.js';
 import type { ManifestLog } from '../../agent/index.js';
-import type { ChatModel } from '../../models/index.js';
+import { meterChatModel, type ChatModel } from '../../models/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
-import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
+import { NO_BUDGET, type ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { Dataset } from '../datasets/dataset.js';
-import type { Pricing } from '../report/cost.js';
+import type { Pricing, SpendLedger } from '../../platform/spend/index.js';
 import { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import type { GovernedCalls } from '../../tools/index.js';
@@ -21,6 +21,8 @@ const SUBJECT_TIMEOUT_MS = 30_000;
 
 export interface EvaluationInput {
   readonly ownerId: string;
+  /** The run: its model calls (cases and grading) count against its owner's spend limits. */
+  readonly jobId: string;
   readonly envelope: ResolvedEnvelope;
   readonly datasets: readonly Dataset[];
   readonly executions: readonly CaseExecution[];
@@ -35,6 +37,8 @@ export interface EvaluationInput {
 
 export interface EvaluationHost {
   readonly model: ChatModel | null;
+  /** Meters the run's model calls (DESIGN §16). */
+  readonly spend?: SpendLedger;
   readonly calls: GovernedCalls;
   readonly agentDiscoveryPaths: readonly string[];
   readonly limits: ConversationLimits;
@@ -61,12 +65,16 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
     else results[index] = judged;
   });
   const deadlines = new CaseDeadlines(host.hostSignal);
+  const model =
+    host.model === null || host.spend === undefined
+      ? host.model
+      : meterChatModel(host.model, host.spend, { ownerId: input.ownerId, family: 'eval', runId: input.jobId, budget: input.envelope.budget ?? NO_BUDGET });
   let taken: number;
   try {
     taken = await runPool(pending, input.parallelism, async (index) => {
       const execution = input.executions[index] as CaseExecution;
       const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
-      const result = await runCase(execution, { ...host, subject, ownerId: input.ownerId, deadlines });
+      const result = await runCase(execution, { ...host, model, subject, ownerId: input.ownerId, deadlines });
       results[index] = result;
       await input.onJudged?.(index, result);
     }, input.draining);

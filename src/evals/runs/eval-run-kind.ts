@@ -78,6 +78,7 @@ async function execute(live: LiveRun<EvalRunData>, options: EvalRunKindOptions):
   const results = await runEvaluation(
     {
       ownerId: run.ownerId,
+      jobId: run.jobId,
       envelope: submission.envelope,
       datasets: submission.datasets,
       executions: planExecutions(submission.datasets, submission.options.repeats, submission.options.tagFilter),

@@ -170,3 +170,20 @@ export class ScheduleFailedLine extends ScheduleLine {
     super(ref);
   }
 }
+
+/** `spend.threshold`: an owner's spend crossed 80 % of a day or month limit (once per period, across instances). */
+export class SpendThresholdLine extends FrameworkLogLine {
+  readonly event = 'spend.threshold';
+  constructor(
+    readonly owner: string,
+    readonly period: 'day' | 'month',
+    /** The period's key (`day:2026-11-27`, `month:2026-11`). */
+    readonly periodKey: string,
+    readonly limitUsd: number,
+    readonly spentUsd: number,
+    /** Which family's model call crossed it. */
+    readonly family: string,
+  ) {
+    super();
+  }
+}

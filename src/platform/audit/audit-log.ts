@@ -10,6 +10,7 @@ import {
   EnvelopeResolvedLine,
   ScheduleFailedLine,
   ScheduleFiredLine,
+  SpendThresholdLine,
   type ApprovalRef,
   type ScheduleFireRef,
   type AuditSurface,
@@ -59,6 +60,10 @@ export class AuditLog {
 
   scheduleFailed(ref: ScheduleFireRef, outcome: 'Skipped' | 'Failed', problem: string): void {
     this.#sink.info(new ScheduleFailedLine(ref, outcome, problem), 'schedule fire did not start its run');
+  }
+
+  spendThreshold(owner: string, crossing: { readonly period: 'day' | 'month'; readonly periodKey: string; readonly limitUsd: number; readonly spentUsd: number }, family: string): void {
+    this.#sink.info(new SpendThresholdLine(owner, crossing.period, crossing.periodKey, crossing.limitUsd, crossing.spentUsd, family), 'spend threshold crossed');
   }
 }
 

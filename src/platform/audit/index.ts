@@ -9,6 +9,7 @@ export {
   ArchiveRefusedLine,
   ScheduleFiredLine,
   ScheduleFailedLine,
+  SpendThresholdLine,
   type ApprovalRef,
   type ScheduleFireRef,
   type AuditSurface,

@@ -36,6 +36,7 @@ export class ServiceMetrics {
   readonly modelCallDuration: HistogramFamily;
   readonly modelTokens: CounterFamily;
   readonly modelCost: CounterFamily;
+  readonly spendUsd: CounterFamily;
   readonly rateLimitRefusals: CounterFamily;
   readonly authFailures: CounterFamily;
   readonly archiveRejections: CounterFamily;
@@ -70,6 +71,7 @@ export class ServiceMetrics {
     this.modelCallDuration = histogram('model_call_duration_seconds', 'Chat model call time from request to the last part (gen_ai.client.operation.duration), by provider and model.', ['provider', 'model']);
     this.modelTokens = counter('model_tokens_total', 'Tokens the chat model reported, by provider, model and type (input, output).', ['provider', 'model', 'type']);
     this.modelCost = counter('model_cost_dollars_total', 'Dollar cost of chat model calls at ChatModel:Pricing, by provider and model.', ['provider', 'model']);
+    this.spendUsd = counter('spend_usd_total', 'Dollars spent on model calls counted against owners’ budgets (DESIGN §16), by run family and model; no owner label.', ['family', 'model']);
     this.rateLimitRefusals = counter('rate_limit_refusals_total', 'Requests refused with 429 by a rate-limit policy, by policy.', ['policy']);
     this.authFailures = counter('auth_failures_total', 'Requests refused authentication (401) or unable to authenticate (503), by reason.', ['reason']);
     this.archiveRejections = counter('archive_rejections_total', 'Bundle archives refused at upload, by the guard that refused them.', ['guard']);

@@ -1,7 +1,7 @@
 // The events a state change of an owner's resource may cause (DESIGN.md §14), as the families report
 // them: the closed list of names a webhook may subscribe to, and what an event says — ids named as in
 // poll bodies, the status, an eval's verdict and the relative status URL, never prompts, outputs,
-// arguments or tokens. (spend.threshold is named now; spend limits come later.)
+// arguments or tokens.
 
 export const RESOURCE_EVENT_TYPES = [
   'bundle.run.finished',
@@ -25,6 +25,8 @@ export interface ResourceEventData {
   readonly handle?: string;
   readonly approvalId?: string;
   readonly scheduleId?: string;
+  /** spend.threshold: which limit (`day` or `month`). */
+  readonly period?: 'day' | 'month';
   readonly status: string;
   readonly verdict?: string;
   /** The resource's relative status URL (`/api/…`). */

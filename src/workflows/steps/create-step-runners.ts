@@ -1,8 +1,9 @@
 // The six real step runners for one run: the tool-using ones are bound to the run's owner and to the
-// envelope captured when the run started; every output is measured against the run's output bounds.
+// envelope captured when the run started, the model call to the run's spend; every output is measured against the run's output bounds.
 import type { Tracing } from '../../platform/tracing/index.js';
-import type { ChatModel } from '../../models/index.js';
-import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
+import { meterChatModel, type ChatModel } from '../../models/index.js';
+import { NO_BUDGET, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
+import type { SpendLedger } from '../../platform/spend/index.js';
 import type { KnowledgeIndexes } from '../../tools/builtin/index.js';
 import type { GovernedCalls, ParameterValidator, ToolRegistry } from '../../tools/index.js';
 import type { StepRunners } from '../engine/step-runner.js';
@@ -18,6 +19,8 @@ import { createToolUseRunner } from './tool-use-runner.js';
 
 export interface StepRunnerDependencies {
   readonly chatModel: ChatModel | null;
+  /** Meters each run's LlmCall steps against its owner's spend limits (DESIGN §16). */
+  readonly spend?: SpendLedger;
   readonly chatDefaults: { readonly maxOutputTokens: number; readonly temperature: number | null };
   readonly calls: GovernedCalls;
   /** What a definition's tool steps are checked against when it is submitted. */
@@ -33,13 +36,18 @@ export interface StepRunnerDependencies {
 
 export function createStepRunners(
   deps: StepRunnerDependencies,
-  run: { readonly ownerId: string; readonly envelope: ResolvedEnvelope | EffectiveEnvelope },
+  run: { readonly ownerId: string; readonly jobId: string; readonly envelope: ResolvedEnvelope | EffectiveEnvelope },
 ): StepRunners {
   const { limits } = deps;
+  const grant = 'grant' in run.envelope ? run.envelope.grant : run.envelope;
+  const chatModel =
+    deps.chatModel === null || deps.spend === undefined
+      ? deps.chatModel
+      : meterChatModel(deps.chatModel, deps.spend, { ownerId: run.ownerId, family: 'workflow', runId: run.jobId, budget: grant.budget ?? NO_BUDGET });
   const governed = { calls: deps.calls, ownerId: run.ownerId, envelope: run.envelope, limits };
   return boundOutputs(
     {
-      LlmCall: createLlmCallRunner({ chatModel: deps.chatModel, ...deps.chatDefaults, limits }),
+      LlmCall: createLlmCallRunner({ chatModel, ...deps.chatDefaults, limits }),
       ToolUse: createToolUseRunner(governed),
       HumanGate: createHumanGateRunner(limits),
       ConditionalBranch: createConditionalBranchRunner({ conditions: deps.conditions, ownerId: run.ownerId }),

@@ -1,6 +1,8 @@
 // LlmCall: one streamed chat-model call with the templated prompt (and optional system text); the
-// step's output is the text, its usage is recorded. The run's abort signal reaches the model call.
-import { ChatModelError, type ChatMessage, type ChatModel } from '../../models/index.js';
+// step's output is the text, its usage is recorded. The run's abort signal reaches the model call. A
+// call refused on the owner's spend limit fails the step with that sentence (DESIGN §16).
+import { ChatModelError, isSpendLimit, type ChatMessage, type ChatModel } from '../../models/index.js';
+import { SPEND_LIMIT_REACHED } from '../../platform/spend/index.js';
 import { renderText } from '../definition/render-template.js';
 import type { LlmCallConfiguration } from '../definition/workflow-definition.js';
 import type { StepOutcome, StepRunner } from '../engine/step-runner.js';
@@ -64,6 +66,7 @@ export function createLlmCallRunner(deps: LlmCallDependencies): StepRunner {
     } catch (error) {
       iterator.return?.().catch(() => undefined);
       if (signal.aborted) throw error;
+      if (isSpendLimit(error)) return { ok: false, error: SPEND_LIMIT_REACHED };
       return { ok: false, error: error instanceof ChatModelError ? `${MODEL_CALL_FAILED} (${error.code})` : MODEL_CALL_FAILED };
     }
     return { ok: true, output: text, usage: { inputTokens, outputTokens } };
