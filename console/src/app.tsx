@@ -13,6 +13,8 @@ import { EvalRunPage } from './pages/eval-run-page';
 import { EvalsPage } from './pages/evals-page';
 import { ToolPage } from './pages/tool-page';
 import { ToolsPage } from './pages/tools-page';
+import { WebhookPage } from './pages/webhook-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { WorkflowEditorPage } from './pages/workflow-editor-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -23,6 +25,7 @@ const SECTIONS = [
   ['workflows', 'Workflows'],
   ['bundles', 'Bundles'],
   ['evals', 'Evals'],
+  ['webhooks', 'Webhooks'],
   ['tools', 'Tools'],
 ] as const;
 
@@ -89,6 +92,8 @@ function Page({ route }: { route: string[] }) {
       return id === undefined ? <BundlesPage /> : <BundlePage handle={id} />;
     case 'evals':
       return id === undefined ? <EvalsPage /> : <EvalRunPage jobId={id} />;
+    case 'webhooks':
+      return id === undefined ? <WebhooksPage /> : <WebhookPage webhookId={id} />;
     case 'tools':
       return id === undefined ? <ToolsPage /> : <ToolPage name={id} />;
     case 'approvals':
