@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_EVENT_TYPES } from '../../src/platform/outbox/index.js';
 import { merge } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { DEV_SETTINGS, launchChromium, openPage, screenshot, seriousA11yViolations, startConsoleServer, type ConsoleServer, type WatchedPage } from './harness.js';
+import { DEV_SETTINGS, formProblem, launchChromium, openPage, seriousA11yViolations, startConsoleServer, type ConsoleServer, type WatchedPage } from './harness.js';
 
 let server: ConsoleServer;
 let receiver: WebhookReceiver;
@@ -80,7 +80,6 @@ describe('console: webhooks', () => {
     expect(await row.textContent()).toContain('workflow.run.finished, approval.requested');
     expect(await row.textContent()).toContain('Tell the release channel');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await screenshot(page, 'webhooks');
 
     await page.reload();
     await page.getByRole('row', { name: new RegExp(receiver.url) }).waitFor();
@@ -104,7 +103,6 @@ describe('console: webhooks', () => {
     const cells = await delivery.locator('td').allTextContents();
     expect(cells.slice(0, 4)).toEqual(['webhook.test', '1', 'Delivered', 'HTTP 200']);
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await screenshot(page, 'webhook-deliveries');
 
     expect(receiver.received).toHaveLength(1);
     const event = new Verifier(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>) as { type: string };
@@ -136,10 +134,9 @@ describe('console: webhooks', () => {
     await page.getByLabel('URL').fill('https://hooks.example.com/portcullis');
     await page.getByLabel('eval.run.finished').check();
     await page.getByRole('button', { name: 'Create webhook' }).click();
-    const problem = page.locator('form').getByRole('alert');
-    await problem.waitFor();
-    expect(await problem.textContent()).toContain('The webhook was not created: Validation failed');
-    expect(await problem.textContent()).toContain('The host "hooks.example.com" is not in AppConfig:Webhooks:AllowedHosts.');
+    const problem = await formProblem(page);
+    expect(problem).toContain('The webhook was not created: Validation failed');
+    expect(problem).toContain('The host "hooks.example.com" is not in AppConfig:Webhooks:AllowedHosts.');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await onlyWebhookId();
   });

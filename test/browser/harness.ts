@@ -118,6 +118,13 @@ export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
     .map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
 }
 
+/** The problem the page shows inside its form (a refused create), once it is there: its text. */
+export async function formProblem(page: Page): Promise<string> {
+  const problem = page.locator('form').getByRole('alert');
+  await problem.waitFor();
+  return (await problem.textContent()) ?? '';
+}
+
 /** Saves a screenshot for the README when PORTCULLIS_SCREENSHOTS names a folder. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const folder = process.env.PORTCULLIS_SCREENSHOTS;

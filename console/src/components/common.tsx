@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { ApiError, messageOf } from '../api/api-error';
 import { zoned } from '../lib/format';
+import type { Action } from '../lib/use-action';
 
 /** A state as a coloured pill; `label` when the text shown differs from the state's class name. */
 export function Badge({ status, label }: { status: string; label?: string }) {
@@ -18,6 +19,18 @@ export function ProblemNotice({ error, context }: { error: unknown; context?: st
       {problem?.detail !== undefined ? <p class="problem-detail">{problem.detail}</p> : problem === null ? <p>{messageOf(error)}</p> : null}
       {problem?.retryAfterSeconds !== undefined ? <p>Retry in {problem.retryAfterSeconds} s.</p> : null}
     </div>
+  );
+}
+
+/** How the last of a page's actions went: its message, or its problem. */
+export function ActionOutcome({ action }: { action: Action }) {
+  return (
+    <>
+      <p role="status" class="hint">
+        {action.said}
+      </p>
+      <ProblemNotice error={action.error} context="That did not work" />
+    </>
   );
 }
 

@@ -4,10 +4,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Webhook, WebhookDelivery } from '../api/types';
 import { ConfirmButton } from '../components/confirm-button';
-import { Badge, Empty, Facts, ProblemNotice } from '../components/common';
+import { ActionOutcome, Badge, Empty, Facts, ProblemNotice } from '../components/common';
 import { useApi } from '../lib/api-context';
 import { duration, when } from '../lib/format';
 import { href, navigate, useTitle } from '../lib/router';
+import { useAction } from '../lib/use-action';
 import { useAsync } from '../lib/use-async';
 import { usePages } from '../lib/use-pages';
 
@@ -24,30 +25,18 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
   const anyPending = deliveries.items?.some((delivery) => delivery.status === 'Pending') ?? false;
   // Watched closely while a delivery is pending (a test event just sent), idly otherwise.
   useEffect(() => setPending(anyPending), [anyPending]);
-  const [said, setSaid] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
-
-  const sendTest = async (): Promise<void> => {
-    setError(undefined);
-    setSaid(null);
-    try {
+  const action = useAction();
+  const sendTest = (): Promise<void> =>
+    action.run(async () => {
       await api.send('POST', `${path}/test`);
-      setSaid('A webhook.test event was queued: its delivery is listed below.');
       deliveries.refresh();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
-
-  const remove = async (): Promise<void> => {
-    setError(undefined);
-    try {
+      return 'A webhook.test event was queued: its delivery is listed below.';
+    });
+  const remove = (): Promise<void> =>
+    action.run(async () => {
       await api.send('DELETE', path);
       navigate('webhooks');
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+    });
 
   const value = webhook.value;
   return (
@@ -69,7 +58,7 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
             ]}
           />
           <div class="actions">
-            <button type="button" class="primary" onClick={() => void sendTest()}>
+            <button type="button" class="primary" disabled={action.busy} onClick={() => void sendTest()}>
               Send test event
             </button>
             <ConfirmButton
@@ -79,10 +68,7 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
               onConfirm={remove}
             />
           </div>
-          <p role="status" class="hint">
-            {said}
-          </p>
-          <ProblemNotice error={error} context="That did not work" />
+          <ActionOutcome action={action} />
         </>
       )}
       <h2>Deliveries</h2>
