@@ -1,5 +1,5 @@
-// Evals: the datasets I may run, starting a run (repeats, parallelism, tags, fail-rate threshold), and
-// my recent runs.
+// Evals: the datasets I may run, starting a run (repeats, parallelism, tags, fail-rate threshold) or
+// scheduling one with those settings, and my recent runs.
 import { useState } from 'preact/hooks';
 import type { EvalRun } from '../api/types';
 import { Badge, Empty, ProblemNotice } from '../components/common';
@@ -8,6 +8,7 @@ import { useApi } from '../lib/api-context';
 import { DEFAULT_EVAL_SETTINGS, evalRunRequest, type EvalSettings } from '../lib/eval-settings';
 import { dollars, when } from '../lib/format';
 import { href, navigate, useTitle } from '../lib/router';
+import { scheduleEvalLink } from '../lib/schedule-prefill';
 import { useAsync } from '../lib/use-async';
 
 export function EvalsPage() {
@@ -44,6 +45,11 @@ export function EvalsPage() {
           <button type="submit" class="primary" disabled={settings.datasets.size === 0}>
             Start eval run
           </button>
+          {settings.datasets.size === 0 ? null : (
+            <a class="button" href={scheduleEvalLink(settings)}>
+              Schedule this
+            </a>
+          )}
         </div>
       </form>
       <ProblemNotice error={error} context="The eval run was not started" />
