@@ -11,8 +11,13 @@ import { BundlePage } from './pages/bundle-page';
 import { BundlesPage } from './pages/bundles-page';
 import { EvalRunPage } from './pages/eval-run-page';
 import { EvalsPage } from './pages/evals-page';
+import { NewSchedulePage } from './pages/new-schedule-page';
+import { SchedulePage } from './pages/schedule-page';
+import { SchedulesPage } from './pages/schedules-page';
 import { ToolPage } from './pages/tool-page';
 import { ToolsPage } from './pages/tools-page';
+import { WebhookPage } from './pages/webhook-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { WorkflowEditorPage } from './pages/workflow-editor-page';
 import { WorkflowPage } from './pages/workflow-page';
 import { WorkflowRunPage } from './pages/workflow-run-page';
@@ -23,6 +28,8 @@ const SECTIONS = [
   ['workflows', 'Workflows'],
   ['bundles', 'Bundles'],
   ['evals', 'Evals'],
+  ['schedules', 'Schedules'],
+  ['webhooks', 'Webhooks'],
   ['tools', 'Tools'],
 ] as const;
 
@@ -89,6 +96,12 @@ function Page({ route }: { route: string[] }) {
       return id === undefined ? <BundlesPage /> : <BundlePage handle={id} />;
     case 'evals':
       return id === undefined ? <EvalsPage /> : <EvalRunPage jobId={id} />;
+    case 'schedules':
+      // Keyed by the whole hash: a "Schedule this" link opened from this page again prefills anew.
+      if (id === 'new') return <NewSchedulePage key={window.location.hash} />;
+      return id === undefined ? <SchedulesPage /> : <SchedulePage scheduleId={id} />;
+    case 'webhooks':
+      return id === undefined ? <WebhooksPage /> : <WebhookPage webhookId={id} />;
     case 'tools':
       return id === undefined ? <ToolsPage /> : <ToolPage name={id} />;
     case 'approvals':

@@ -6,8 +6,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildApp } from '../../src/app.js';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { buildApp, type AppDependencies } from '../../src/app.js';
 import { createLogger } from '../../src/platform/log/index.js';
 import { defaultConsoleRoot } from '../../src/console/console-root.js';
 import { loadTestConfig } from '../helpers/test-app.js';
@@ -21,10 +21,13 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-export async function startConsoleServer(settings: Record<string, unknown>, environment = 'Development'): Promise<ConsoleServer> {
+/** What a test may put in the app beside its configuration (a fake clock, stepped schedule ticks). */
+export type ServerDependencies = Pick<AppDependencies, 'clock' | 'scheduleTicks'>;
+
+export async function startConsoleServer(settings: Record<string, unknown>, environment = 'Development', deps: ServerDependencies = {}): Promise<ConsoleServer> {
   if (!existsSync(join(defaultConsoleRoot(), 'index.html'))) throw new Error('dist/console is missing: run `npm run build` before the browser tests');
   const { config, dir } = await loadTestConfig({ settings, environment });
-  const { app } = await buildApp({ config, logger: createLogger({ level: 'silent' }) });
+  const { app } = await buildApp({ ...deps, config, logger: createLogger({ level: 'silent' }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
@@ -60,8 +63,9 @@ export interface WatchedPage {
   readonly foreignRequests: string[];
 }
 
-export async function openPage(browser: Browser, origins: readonly string[]): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+/** `contextOptions` adds to the defaults (a `timezoneId` and `locale` to read times in, say). */
+export async function openPage(browser: Browser, origins: readonly string[], contextOptions: BrowserContextOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true, ...contextOptions });
   // Runs in the page (DOM types are not in this Node project's program, hence the narrow casts).
   await context.addInitScript(() => {
     const seen: string[] = [];
@@ -112,6 +116,13 @@ export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length }));
+}
+
+/** The problem the page shows inside its form (a refused create), once it is there: its text. */
+export async function formProblem(page: Page): Promise<string> {
+  const problem = page.locator('form').getByRole('alert');
+  await problem.waitFor();
+  return (await problem.textContent()) ?? '';
 }
 
 /** Saves a screenshot for the README when PORTCULLIS_SCREENSHOTS names a folder. */

@@ -10,7 +10,7 @@ export interface ApiOptions {
 
 export interface Api {
   get<T>(path: string, signal?: AbortSignal): Promise<T>;
-  send<T>(method: 'POST' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
+  send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
   upload<T>(path: string, form: FormData): Promise<T>;
   /** The response body as a Blob (downloads). */
   blob(path: string): Promise<Blob>;

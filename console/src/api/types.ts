@@ -1,4 +1,4 @@
-// The response shapes the console reads, as DESIGN §6, §7, §12, §13 and SPEC.md define them. Only the
+// The response shapes the console reads, as DESIGN §6, §7, §12, §13, §14 and SPEC.md define them. Only the
 // fields the pages use; every string in them may come from a model, a tool or a dataset and is
 // rendered as text.
 
@@ -202,4 +202,62 @@ export interface Capabilities {
   readonly allowedMcpServers: readonly string[];
   readonly autonomyCeiling: 'Restricted' | 'Supervised' | 'Autonomous';
   readonly tools: readonly { name: string; granted: boolean; reason: string }[];
+}
+
+/** A webhook subscription (DESIGN §14); `secret` only in the create answer. */
+export interface Webhook {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly description: string | null;
+  readonly createdAt: string;
+}
+
+export interface CreatedWebhook extends Webhook {
+  readonly secret: string;
+}
+
+export interface WebhookDelivery {
+  readonly deliveryId: string;
+  readonly eventId: string;
+  readonly type: string;
+  readonly attempt: number;
+  readonly status: 'Pending' | 'Delivered' | 'Failed';
+  readonly responseStatus: number | null;
+  readonly durationMs: number | null;
+  readonly nextAttemptAt: string | null;
+  readonly createdAt: string;
+}
+
+/** What an eval run starts with: POST /api/evals/runs, and a schedule's eval target. */
+export interface EvalRunRequest {
+  readonly datasets: readonly string[];
+  readonly repeats?: number;
+  readonly parallelism?: number;
+  readonly tagFilter?: readonly string[];
+  readonly failRateThreshold?: number;
+}
+
+export type ScheduleTarget =
+  | { readonly workflow: { readonly workflowId: string; readonly input?: Record<string, unknown> } }
+  | { readonly eval: EvalRunRequest };
+
+export interface Schedule {
+  readonly id: string;
+  readonly name: string;
+  readonly cron: string;
+  readonly timeZone: string;
+  readonly target: ScheduleTarget;
+  readonly enabled: boolean;
+  /** Null while disabled. */
+  readonly nextRunAt: string | null;
+  readonly createdAt: string;
+}
+
+export interface ScheduleFire {
+  readonly scheduledFor: string;
+  readonly firedAt: string;
+  readonly jobId?: string;
+  readonly outcome: 'Started' | 'Skipped' | 'Failed';
+  readonly reason?: string;
 }

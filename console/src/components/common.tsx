@@ -1,6 +1,8 @@
-// Small shared pieces: status badges, problem notices, empty states, key-value lists.
+// Small shared pieces: status badges, problem notices, empty states, key-value lists, instants.
 import type { ComponentChildren } from 'preact';
 import { ApiError, messageOf } from '../api/api-error';
+import { zoned } from '../lib/format';
+import type { Action } from '../lib/use-action';
 
 /** A state as a coloured pill; `label` when the text shown differs from the state's class name. */
 export function Badge({ status, label }: { status: string; label?: string }) {
@@ -17,6 +19,18 @@ export function ProblemNotice({ error, context }: { error: unknown; context?: st
       {problem?.detail !== undefined ? <p class="problem-detail">{problem.detail}</p> : problem === null ? <p>{messageOf(error)}</p> : null}
       {problem?.retryAfterSeconds !== undefined ? <p>Retry in {problem.retryAfterSeconds} s.</p> : null}
     </div>
+  );
+}
+
+/** How the last of a page's actions went: its message, or its problem. */
+export function ActionOutcome({ action }: { action: Action }) {
+  return (
+    <>
+      <p role="status" class="hint">
+        {action.said}
+      </p>
+      <ProblemNotice error={action.error} context="That did not work" />
+    </>
   );
 }
 
@@ -43,5 +57,17 @@ export function Verbatim({ text, label }: { text: string; label?: string }) {
     <pre class="verbatim" {...(label === undefined ? {} : { 'aria-label': label })} tabIndex={0}>
       {text}
     </pre>
+  );
+}
+
+/** An instant as the viewer's wall clock, the zone named; its UTC ISO form in the tooltip. */
+export function Instant({ iso, none = '—' }: { iso: string | null | undefined; none?: string }) {
+  if (iso === null || iso === undefined) return <>{none}</>;
+  const date = new Date(iso);
+  const utc = Number.isNaN(date.getTime()) ? iso : date.toISOString();
+  return (
+    <time dateTime={utc} title={`${utc} (UTC)`}>
+      {zoned(iso)}
+    </time>
   );
 }

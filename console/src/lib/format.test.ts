@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeLeft } from './format';
+import { timeLeft, zoned } from './format';
 
 describe('timeLeft', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -17,5 +17,16 @@ describe('timeLeft', () => {
     expect(timeLeft(at(0), now)).toBe('expired');
     expect(timeLeft(at(-60_000), now)).toBe('expired');
     expect(timeLeft(null, now)).toBe('no expiry');
+  });
+});
+
+describe('zoned', () => {
+  it('shows an instant as the wall-clock time of the zone, naming the zone', () => {
+    expect(zoned('2025-01-15T14:00:00Z', { timeZone: 'America/New_York', locale: 'en-US' })).toBe('Jan 15, 2025, 9:00:00 AM EST (America/New_York)');
+    expect(zoned('2025-07-15T14:00:00Z', { timeZone: 'Europe/Berlin', locale: 'en-GB' })).toBe('15 Jul 2025, 16:00:00 CEST (Europe/Berlin)');
+  });
+
+  it('gives back what is not an instant as it came', () => {
+    expect(zoned('soon')).toBe('soon');
   });
 });

@@ -6,6 +6,22 @@ export function when(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
+/** The viewer's own IANA time zone, as the browser resolves it (the default a new schedule is read in). */
+export function viewerTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * An instant as a wall-clock time in a zone (the viewer's unless told), the zone named:
+ * "Jan 15, 2025, 9:00:00 AM EST (America/New_York)".
+ */
+export function zoned(iso: string, options: { readonly timeZone?: string; readonly locale?: string } = {}): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const format = new Intl.DateTimeFormat(options.locale, { dateStyle: 'medium', timeStyle: 'long', ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
+  return `${format.format(date)} (${format.resolvedOptions().timeZone})`;
+}
+
 export function duration(ms: number | undefined): string {
   if (ms === undefined) return '—';
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

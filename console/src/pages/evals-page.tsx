@@ -1,11 +1,14 @@
-// Evals: the datasets I may run, starting a run (repeats, parallelism, tags, fail-rate threshold), and
-// my recent runs.
+// Evals: the datasets I may run, starting a run (repeats, parallelism, tags, fail-rate threshold) or
+// scheduling one with those settings, and my recent runs.
 import { useState } from 'preact/hooks';
 import type { EvalRun } from '../api/types';
 import { Badge, Empty, ProblemNotice } from '../components/common';
+import { EvalSettingsFields } from '../components/eval-settings-fields';
 import { useApi } from '../lib/api-context';
+import { DEFAULT_EVAL_SETTINGS, evalRunRequest, type EvalSettings } from '../lib/eval-settings';
 import { dollars, when } from '../lib/format';
 import { href, navigate, useTitle } from '../lib/router';
+import { scheduleEvalLink } from '../lib/schedule-prefill';
 import { useAsync } from '../lib/use-async';
 
 export function EvalsPage() {
@@ -13,35 +16,17 @@ export function EvalsPage() {
   const api = useApi();
   const datasets = useAsync((signal) => api.get<{ datasets: string[] }>('/api/evals/datasets', signal), [api]);
   const runs = useAsync((signal) => api.get<{ runs: EvalRun[] }>('/api/evals/runs?limit=20', signal), [api], 5000);
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const [repeats, setRepeats] = useState('1');
-  const [parallelism, setParallelism] = useState('4');
-  const [tags, setTags] = useState('');
-  const [threshold, setThreshold] = useState('0');
+  const [settings, setSettings] = useState<EvalSettings>(DEFAULT_EVAL_SETTINGS);
   const [error, setError] = useState<unknown>(undefined);
 
   const start = async (): Promise<void> => {
     setError(undefined);
-    const tagFilter = tags.split(/[\s,]+/).filter((tag) => tag !== '');
     try {
-      const started = await api.send<{ jobId: string }>('POST', '/api/evals/runs', {
-        datasets: [...chosen],
-        repeats: Number(repeats),
-        parallelism: Number(parallelism),
-        failRateThreshold: Number(threshold),
-        ...(tagFilter.length === 0 ? {} : { tagFilter }),
-      });
+      const started = await api.send<{ jobId: string }>('POST', '/api/evals/runs', evalRunRequest(settings));
       navigate('evals', started.jobId);
     } catch (caught) {
       setError(caught);
     }
-  };
-
-  const toggle = (name: string, on: boolean): void => {
-    const next = new Set(chosen);
-    if (on) next.add(name);
-    else next.delete(name);
-    setChosen(next);
   };
 
   return (
@@ -55,32 +40,17 @@ export function EvalsPage() {
           void start();
         }}
       >
-        <fieldset>
-          <legend>Datasets</legend>
-          {datasets.value?.datasets.length === 0 ? <Empty>No datasets: the service has no Evaluation:DatasetRoots.</Empty> : null}
-          {(datasets.value?.datasets ?? []).map((name) => (
-            <label key={name} class="check">
-              <input type="checkbox" name="dataset" value={name} checked={chosen.has(name)} onChange={(event) => toggle(name, event.currentTarget.checked)} /> {name}
-            </label>
-          ))}
-        </fieldset>
-        <div class="fields">
-          <label>
-            Repeats <input type="number" min={1} value={repeats} onInput={(event) => setRepeats(event.currentTarget.value)} />
-          </label>
-          <label>
-            Parallelism <input type="number" min={1} value={parallelism} onInput={(event) => setParallelism(event.currentTarget.value)} />
-          </label>
-          <label>
-            Fail-rate threshold <input type="number" min={0} max={1} step={0.05} value={threshold} onInput={(event) => setThreshold(event.currentTarget.value)} />
-          </label>
-          <label>
-            Tags (any of) <input type="text" value={tags} onInput={(event) => setTags(event.currentTarget.value)} />
-          </label>
+        <EvalSettingsFields datasets={datasets.value?.datasets} value={settings} onChange={setSettings} />
+        <div class="actions">
+          <button type="submit" class="primary" disabled={settings.datasets.size === 0}>
+            Start eval run
+          </button>
+          {settings.datasets.size === 0 ? null : (
+            <a class="button" href={scheduleEvalLink(settings)}>
+              Schedule this
+            </a>
+          )}
         </div>
-        <button type="submit" class="primary" disabled={chosen.size === 0}>
-          Start eval run
-        </button>
       </form>
       <ProblemNotice error={error} context="The eval run was not started" />
       <h2>Recent runs</h2>

@@ -1,4 +1,5 @@
-// One workflow: its DAG, its steps' configuration, its runs, and "start a run" (with optional input).
+// One workflow: its DAG, its steps' configuration, its runs, and "start a run" (with optional input)
+// or "schedule this" (the new schedule form with this workflow and that input filled in).
 import { useState } from 'preact/hooks';
 import type { WorkflowDetail, WorkflowRun } from '../api/types';
 import { Facts, ProblemNotice, Verbatim } from '../components/common';
@@ -6,6 +7,7 @@ import { DagView } from '../components/dag-view';
 import { useApi } from '../lib/api-context';
 import { asText, when } from '../lib/format';
 import { navigate, useTitle } from '../lib/router';
+import { scheduleWorkflowLink } from '../lib/schedule-prefill';
 import { useAsync } from '../lib/use-async';
 import { RunTable } from './workflows-page';
 
@@ -63,9 +65,14 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
                 <label for="run-input">Input (JSON object, optional)</label>
                 <textarea id="run-input" rows={4} spellcheck={false} value={input} onInput={(event) => setInput(event.currentTarget.value)} placeholder={asText(value.configuration.input)} />
                 {inputProblem === null ? null : <p class="field-error" role="alert">{inputProblem}</p>}
-                <button type="submit" class="primary">
-                  Start run
-                </button>
+                <div class="actions">
+                  <button type="submit" class="primary">
+                    Start run
+                  </button>
+                  <a class="button" href={scheduleWorkflowLink(workflowId, value.name, input)}>
+                    Schedule this
+                  </a>
+                </div>
               </form>
               <ProblemNotice error={error} context="The run was not started" />
             </div>
