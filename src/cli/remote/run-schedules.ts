@@ -10,7 +10,7 @@ import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { alignedLines, PAGE_LIMIT, pagesOf } from './listing.js';
 import { evalRunOptions, integerOption, jsonObjectOption } from './option-values.js';
-import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { groupUsage, oneId, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 type Schedule = Schema<'Schedule'>;
 type ScheduleTarget = Schema<'ScheduleTarget'>;
@@ -107,14 +107,14 @@ export async function runScheduleCommand(args: string[], io: RemoteIo): Promise<
       });
     case 'delete':
       return runRemote(SCHEDULE_DELETE_SPEC, rest, io, async ({ positionals, client, json }) => {
-        const id = oneId(positionals);
+        const id = oneId(positionals, 'schedule');
         await unwrap(client.api.DELETE('/api/schedules/{id}', { params: { path: { id } } }));
         io.stdout(json ? JSON.stringify({ id, deleted: true }) : `deleted schedule ${id}`);
         return EXIT.ok;
       });
     case 'fires':
       return runRemote(SCHEDULE_FIRES_SPEC, rest, io, async ({ values, positionals, client, json }) => {
-        const id = oneId(positionals);
+        const id = oneId(positionals, 'schedule');
         const limit = values.limit === undefined ? undefined : integerOption(values.limit, '--limit');
         const page = await unwrap(client.api.GET('/api/schedules/{id}/fires', { params: { path: { id }, query: limit === undefined ? {} : { limit } } }));
         if (json) io.stdout(JSON.stringify(page));
@@ -196,9 +196,4 @@ export function inZone(iso: string, timeZone: string): string {
     .formatToParts(new Date(iso))
     .reduce<Record<string, string>>((all, part) => ({ ...all, [part.type]: part.value }), {});
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
-
-function oneId(positionals: readonly string[]): string {
-  if (positionals.length !== 1) throw new UsageError("exactly one schedule id is needed (after -- when it begins with '-')");
-  return positionals[0]!;
 }
