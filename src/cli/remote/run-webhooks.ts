@@ -10,9 +10,9 @@ import { RESOURCE_EVENT_TYPES } from '../../platform/outbox/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
-import { alignedLines, PAGE_LIMIT, pagesOf } from './listing.js';
+import { alignedLines, allOf, PAGE_LIMIT, pagesOf, printList } from './listing.js';
 import { integerOption } from './option-values.js';
-import { groupUsage, oneId, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { groupUsage, noArguments, oneId, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 type Webhook = Schema<'Webhook'>;
 type Delivery = Schema<'WebhookDelivery'>;
@@ -95,12 +95,9 @@ export async function runWebhookCommand(args: string[], io: RemoteIo): Promise<n
       });
     case 'list':
       return runRemote(WEBHOOK_LIST_SPEC, rest, io, async ({ positionals, client, json }) => {
-        if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-        const webhooks: Webhook[] = [];
-        for await (const webhook of webhooksOf(client)) webhooks.push(webhook);
-        if (json) io.stdout(JSON.stringify({ webhooks }));
-        else if (webhooks.length === 0) io.stdout('no webhooks');
-        else for (const line of webhookLines(webhooks)) io.stdout(line);
+        noArguments(positionals);
+        const webhooks = await allOf(webhooksOf(client));
+        printList(io, json, { webhooks }, webhookLines(webhooks), 'no webhooks');
         return EXIT.ok;
       });
     case 'deliveries':
@@ -108,9 +105,7 @@ export async function runWebhookCommand(args: string[], io: RemoteIo): Promise<n
         const id = oneId(positionals, 'webhook');
         const limit = values.limit === undefined ? undefined : integerOption(values.limit, '--limit');
         const page = await unwrap(client.api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id }, query: limit === undefined ? {} : { limit } } }));
-        if (json) io.stdout(JSON.stringify(page));
-        else if (page.deliveries.length === 0) io.stdout(`no deliveries to webhook ${id} yet`);
-        else for (const line of deliveryLines(page.deliveries)) io.stdout(line);
+        printList(io, json, page, deliveryLines(page.deliveries), `no deliveries to webhook ${id} yet`);
         return EXIT.ok;
       });
     case 'test':
