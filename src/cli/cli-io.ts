@@ -28,6 +28,7 @@ export const USAGE = [
   '  workflow submit FILE | run ID [--watch] | approve|reject JOB APPROVAL',
   '  approvals list [--to-decide] [--status S] | decide ID approve|reject [--comment T] [--payload JSON]',
   '  schedule create NAME --cron EXPR (--workflow ID | --eval DATASET...) | list | delete ID | fires ID',
+  '  webhook create URL --event NAME... | list | deliveries ID | test ID | delete ID',
   '  bundle run DIR-or-ZIP --message TEXT... [--stream]   upload (packing a folder) and run a conversation',
   '',
   'options:',

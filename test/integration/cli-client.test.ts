@@ -373,6 +373,12 @@ describe('help and version', () => {
     ['schedule', 'list', '--help'],
     ['schedule', 'delete', '--help'],
     ['schedule', 'fires', '-h'],
+    ['webhook', '--help'],
+    ['webhook', 'create', '--help'],
+    ['webhook', 'list', '--help'],
+    ['webhook', 'deliveries', '--help'],
+    ['webhook', 'test', '--help'],
+    ['webhook', 'delete', '-h'],
   ])('portcullis %s %s … lists its options and exits 0', async (...args) => {
     const result = await cli(args, {});
     expect(result.code).toBe(0);
@@ -414,6 +420,10 @@ describe('help and version', () => {
     const group = (await cli(['schedule', '--help'], {})).stdout;
     for (const sub of ['create NAME --cron EXPR', 'list', 'delete SCHEDULE_ID', 'fires SCHEDULE_ID']) expect(group).toContain(`  ${sub}`);
     expect((await cli(['--help'], {})).stdout).toContain('schedule create NAME --cron EXPR (--workflow ID | --eval DATASET...) | list | delete ID | fires ID');
+  });
+
+  it('lists webhook in the top-level help', async () => {
+    expect((await cli(['--help'], {})).stdout).toContain('webhook create URL --event NAME... | list | deliveries ID | test ID | delete ID');
   });
 
   it('prints the package version with --version', async () => {

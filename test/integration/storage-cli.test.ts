@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION, migrations } from '../../src/platform/storage/postgres/migrations/index.js';
 import { runCli, startServe } from '../helpers/cli-process.js';
-import { freePort } from '../helpers/embedded-postgres-server.js';
+import { freePort } from '../helpers/free-port.js';
 import { adminQuery, startEmbeddedPostgres, type EmbeddedPostgresServer } from '../helpers/postgres.js';
 
 const PASSWORD = 'Cli-Secret-9931';

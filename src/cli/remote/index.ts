@@ -4,4 +4,5 @@ export { runWorkflowCommand } from './run-workflow.js';
 export { runBundleRunCommand } from './run-bundle-run.js';
 export { runApprovalsCommand } from './run-approvals.js';
 export { runScheduleCommand } from './run-schedules.js';
+export { runWebhookCommand } from './run-webhooks.js';
 export type { RemoteIo } from './remote-command.js';

@@ -62,6 +62,17 @@ export async function runRemote(spec: CommandSpec, args: string[], io: RemoteIo,
   }
 }
 
+/** The one id a command like `schedule delete ID` takes; ids are opaque and may begin with '-', so they may follow `--`. */
+export function oneId(positionals: readonly string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`exactly one ${what} id is needed (after -- when it begins with '-')`);
+  return positionals[0]!;
+}
+
+/** A command that takes no positional argument (`schedule list`) refuses one. */
+export function noArguments(positionals: readonly string[]): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+}
+
 /** What a command group (`workflow`, `approvals`, `eval`) answers to anything but one of its subcommands: its usage for --help (exit 0), else bad usage (exit 2). */
 export function groupUsage(group: string, usage: string, subcommand: string | undefined, io: RemoteIo): number {
   if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {

@@ -7,8 +7,8 @@ import { unwrap, type PortcullisClient, type Schema } from '../../client/index.j
 import type { CommandSpec, OptionSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
-import { alignedLines, PAGE_LIMIT, pagesOf } from './listing.js';
-import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { alignedLines, allOf, PAGE_LIMIT, pagesOf, printList } from './listing.js';
+import { groupUsage, noArguments, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 type Approval = Schema<'Approval'>;
 type ApprovalStatus = Approval['status'];
@@ -67,15 +67,11 @@ export async function runApprovalsCommand(args: string[], io: RemoteIo): Promise
   switch (subcommand) {
     case 'list':
       return runRemote(APPROVALS_LIST_SPEC, rest, io, async ({ values, positionals, client, json }) => {
-        if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+        noArguments(positionals);
         const status = typeof values.status === 'string' ? statusOption(values.status) : undefined;
-        const approvals: Approval[] = [];
-        for await (const approval of approvalsOf(client, { scope: values['to-decide'] === true ? 'approver' : 'mine', ...(status ? { status } : {}) })) {
-          approvals.push(approval);
-        }
-        if (json) io.stdout(JSON.stringify({ approvals }));
-        else if (approvals.length === 0) io.stdout(`no ${status ?? 'Pending'} approvals ${values['to-decide'] === true ? 'routed to you' : 'of your runs'}`);
-        else for (const line of approvalLines(approvals, Date.now())) io.stdout(line);
+        const approvals = await allOf(approvalsOf(client, { scope: values['to-decide'] === true ? 'approver' : 'mine', ...(status ? { status } : {}) }));
+        const none = `no ${status ?? 'Pending'} approvals ${values['to-decide'] === true ? 'routed to you' : 'of your runs'}`;
+        printList(io, json, { approvals }, approvalLines(approvals, Date.now()), none);
         return EXIT.ok;
       });
     case 'decide':

@@ -8,9 +8,9 @@ import { unwrap, type PortcullisClient, type Schema } from '../../client/index.j
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
-import { alignedLines, PAGE_LIMIT, pagesOf } from './listing.js';
+import { alignedLines, allOf, PAGE_LIMIT, pagesOf, printList } from './listing.js';
 import { evalRunOptions, integerOption, jsonObjectOption } from './option-values.js';
-import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { groupUsage, noArguments, oneId, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 type Schedule = Schema<'Schedule'>;
 type ScheduleTarget = Schema<'ScheduleTarget'>;
@@ -97,29 +97,24 @@ export async function runScheduleCommand(args: string[], io: RemoteIo): Promise<
       });
     case 'list':
       return runRemote(SCHEDULE_LIST_SPEC, rest, io, async ({ positionals, client, json }) => {
-        if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-        const schedules: Schedule[] = [];
-        for await (const schedule of schedulesOf(client)) schedules.push(schedule);
-        if (json) io.stdout(JSON.stringify({ schedules }));
-        else if (schedules.length === 0) io.stdout('no schedules');
-        else for (const line of scheduleLines(schedules)) io.stdout(line);
+        noArguments(positionals);
+        const schedules = await allOf(schedulesOf(client));
+        printList(io, json, { schedules }, scheduleLines(schedules), 'no schedules');
         return EXIT.ok;
       });
     case 'delete':
       return runRemote(SCHEDULE_DELETE_SPEC, rest, io, async ({ positionals, client, json }) => {
-        const id = oneId(positionals);
+        const id = oneId(positionals, 'schedule');
         await unwrap(client.api.DELETE('/api/schedules/{id}', { params: { path: { id } } }));
         io.stdout(json ? JSON.stringify({ id, deleted: true }) : `deleted schedule ${id}`);
         return EXIT.ok;
       });
     case 'fires':
       return runRemote(SCHEDULE_FIRES_SPEC, rest, io, async ({ values, positionals, client, json }) => {
-        const id = oneId(positionals);
+        const id = oneId(positionals, 'schedule');
         const limit = values.limit === undefined ? undefined : integerOption(values.limit, '--limit');
         const page = await unwrap(client.api.GET('/api/schedules/{id}/fires', { params: { path: { id }, query: limit === undefined ? {} : { limit } } }));
-        if (json) io.stdout(JSON.stringify(page));
-        else if (page.fires.length === 0) io.stdout(`no fires of schedule ${id} yet`);
-        else for (const line of fireLines(page.fires)) io.stdout(line);
+        printList(io, json, page, fireLines(page.fires), `no fires of schedule ${id} yet`);
         return EXIT.ok;
       });
     default:
@@ -196,9 +191,4 @@ export function inZone(iso: string, timeZone: string): string {
     .formatToParts(new Date(iso))
     .reduce<Record<string, string>>((all, part) => ({ ...all, [part.type]: part.value }), {});
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
-
-function oneId(positionals: readonly string[]): string {
-  if (positionals.length !== 1) throw new UsageError("exactly one schedule id is needed (after -- when it begins with '-')");
-  return positionals[0]!;
 }

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock/index.js';
 import type { StorageConfig } from '../config/types.js';
 import { adminQuery, freshPostgres } from '../../../test/helpers/postgres.js';
-import { freePort } from '../../../test/helpers/embedded-postgres-server.js';
+import { freePort } from '../../../test/helpers/free-port.js';
 import { StorageStartError, createStorage, migrateStorage } from './create-storage.js';
 import { createPostgresStorage } from './postgres/create-postgres-storage.js';
 import { LATEST_SCHEMA_VERSION } from './postgres/migrations/index.js';
