@@ -475,6 +475,27 @@ describe('runConversation: budget, model failures and cancellation', () => {
     expect(outcome).toMatchObject({ conversationSucceeded: true, budgetExhausted: true, turnCount: 0, finalResponse: '', newMessages: [] });
   });
 
+  it('stops gracefully when a model call is refused on the spend limit, keeping the turns before it (DESIGN §16)', async () => {
+    // eslint-disable-next-line require-yield -- refused before anything streams, as the metered model does
+    async function* refused(): AsyncIterable<ChatStreamPart> {
+      await Promise.resolve();
+      throw new ChatModelError('spend-limit', 'The spend limit was reached.');
+    }
+    const { model, requests } = scriptedModel(say('First answer.'), () => refused());
+    const { run, events } = harness(model, { userMessages: ['one', 'two', 'three'], maxTurns: 3 });
+    const outcome = await run();
+    expect(requests).toHaveLength(2);
+    expect(outcome).toMatchObject({
+      conversationSucceeded: true,
+      budgetExhausted: true,
+      conversationError: 'The spend limit was reached.',
+      turnCount: 2,
+      finalResponse: 'First answer.',
+    });
+    expect(outcome.newMessages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['one', 'two']);
+    await expectValidStream(events);
+  });
+
   it('turns a ChatModelError into a conversation failure with its caller-safe message, closing the open message', async () => {
     async function* timesOut(): AsyncIterable<ChatStreamPart> {
       await Promise.resolve();
