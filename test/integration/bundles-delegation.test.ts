@@ -1,6 +1,6 @@
 // `delegate_task` from a bundle run: a host agent from Agents:DiscoveryPaths runs as a sub-agent under
 // the SAME envelope as the run that called it, its answer comes back as the tool result, and nesting
-// stops at two levels.
+// stops at two levels. Its model calls count against the run's spend (DESIGN §16).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,11 +26,14 @@ afterEach(async () => {
 afterAll(async () => rm(base, { recursive: true, force: true }));
 
 let roots = 0;
-async function app(allowedTools: string[]): Promise<{ t: TestApp; url: string }> {
+async function app(allowedTools: string[], budget?: Record<string, number>): Promise<{ t: TestApp; url: string }> {
   const t = await buildTestApp({
     settings: bundleSettings(join(base, `root-${++roots}`), {
       Agents: { DiscoveryPaths: [agents] },
-      BundleExecution: { Envelopes: { Default: { AllowedTools: allowedTools, AutonomyCeiling: 'Autonomous' } } },
+      BundleExecution: { Envelopes: { Default: { AllowedTools: allowedTools, AutonomyCeiling: 'Autonomous', ...(budget === undefined ? {} : { Budget: budget }) } } },
+      // The Scripted model reports characters / 4 as tokens: a dollar per thousand makes each call cost cents.
+      ChatModel: { Provider: 'Scripted', Pricing: { InputPerMillionTokens: 1_000, OutputPerMillionTokens: 1_000 } },
+      RateLimits: { 'tools-read': { PermitsPerMinute: 100_000 } },
     }),
   });
   apps.push(t);
@@ -84,5 +87,26 @@ describe('delegate_task', () => {
       return usage.inputTokens + usage.outputTokens;
     };
     expect(total(delegated)).toBeGreaterThan(total(plain) * 2);
+  });
+
+  it('counts the sub-agent’s model calls against the run’s spend, and stops the run once the limit is reached', async () => {
+    const { t } = await app(['delegate_task', 'clock'], { MaxUsdPerDay: 1 });
+    const handle = await registerHandle(t.app);
+    const run = await settled(t.app, handle, await startJob(t.app, handle, { userMessages: [delegate('relay', 'call clock now')] }));
+    const { costUsd } = run.usage as { costUsd: number };
+    const spend = (await t.app.inject({ method: 'GET', url: '/api/spend' })).json<{ day: { spentUsd: number } }>();
+    // The run's usage includes its sub-agent's tokens; the spend counted is exactly that, priced.
+    expect(spend.day.spentUsd).toBeCloseTo(costUsd, 9);
+    expect(costUsd).toBeGreaterThan(0);
+
+    // Spend the rest of the day, then delegate: nothing more is sent, the run stops gracefully.
+    let last = run;
+    while ((last.result as { budgetExhausted: boolean }).budgetExhausted === false) {
+      last = await settled(t.app, handle, await startJob(t.app, handle, { userMessages: [delegate('relay', 'call clock now'), 'again'] }));
+    }
+    expect(last.result).toMatchObject({ conversationSucceeded: true, budgetExhausted: true, conversationError: 'The spend limit was reached.' });
+    const refused = await settled(t.app, handle, await startJob(t.app, handle, { userMessages: [delegate('relay', 'call clock now')] }));
+    expect(refused.result).toMatchObject({ turnCount: 1, budgetExhausted: true, conversationError: 'The spend limit was reached.' });
+    expect(refused.usage).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
   });
 });

@@ -155,6 +155,8 @@ export class AgentRuntime {
     });
     scope.addUsage(outcome.usage);
     if (!outcome.conversationSucceeded) return toolFailure(outcome.conversationError ?? 'The sub-agent failed.');
+    // Stopped on the spend limit (DESIGN §16): the task was not done; the delegating conversation's next call is refused too.
+    if (outcome.budgetExhausted && outcome.conversationError !== null) return toolFailure(outcome.conversationError);
     return toolSuccess(outcome.finalResponse);
   };
 }
