@@ -122,7 +122,7 @@ describe('run state table', () => {
       budgetExhausted: false,
       conversationError: null,
     });
-    expect(run.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
+    expect(run.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), costUsd: 0 }); // no pricing configured
     const text = JSON.stringify(run);
     for (const input of ['call clock now', 'third', 'maxTurns', 'userMessages', 'envelope', 'Autonomous', 'AllowedTools']) {
       expect(text).not.toContain(input);
