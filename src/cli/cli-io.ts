@@ -29,6 +29,7 @@ export const USAGE = [
   '  approvals list [--to-decide] [--status S] | decide ID approve|reject [--comment T] [--payload JSON]',
   '  schedule create NAME --cron EXPR (--workflow ID | --eval DATASET...) | list | delete ID | fires ID',
   '  webhook create URL --event NAME... | list | deliveries ID | test ID | delete ID',
+  '  mcp config [--client claude-code|cursor|vscode]   the MCP client configuration for this service\'s gateway',
   '  bundle run DIR-or-ZIP --message TEXT... [--stream]   upload (packing a folder) and run a conversation',
   '',
   'options:',

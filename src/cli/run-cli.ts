@@ -28,6 +28,7 @@ const commands: Readonly<Record<string, Command>> = {
   approvals: async (args, io) => (await import('./remote/index.js')).runApprovalsCommand(args, remote(io)),
   schedule: async (args, io) => (await import('./remote/index.js')).runScheduleCommand(args, remote(io)),
   webhook: async (args, io) => (await import('./remote/index.js')).runWebhookCommand(args, remote(io)),
+  mcp: async (args, io) => (await import('./remote/index.js')).runMcpCommand(args, remote(io)),
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

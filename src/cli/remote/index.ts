@@ -5,4 +5,5 @@ export { runBundleRunCommand } from './run-bundle-run.js';
 export { runApprovalsCommand } from './run-approvals.js';
 export { runScheduleCommand } from './run-schedules.js';
 export { runWebhookCommand } from './run-webhooks.js';
+export { runMcpCommand } from './run-mcp.js';
 export type { RemoteIo } from './remote-command.js';

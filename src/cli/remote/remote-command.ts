@@ -19,6 +19,8 @@ export interface RemoteContext {
   readonly positionals: string[];
   readonly client: PortcullisClient;
   readonly json: boolean;
+  /** The service's origin the client talks to. */
+  readonly url: string;
 }
 
 /** Thrown by a command body for a command line it cannot use (exit 2). */
@@ -38,7 +40,7 @@ export async function runRemote(spec: CommandSpec, args: string[], io: RemoteIo,
   const { client, url } = connect(parsed.values, io.env);
   const json = parsed.values.json === true;
   try {
-    return await body({ values: parsed.values, positionals: parsed.positionals, client, json });
+    return await body({ values: parsed.values, positionals: parsed.positionals, client, json, url });
   } catch (error) {
     if (error instanceof UsageError) return usage(error.message);
     if (isPortcullisProblem(error)) {
