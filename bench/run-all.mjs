@@ -26,6 +26,7 @@ const benches = [
   'approvals', // issue 23
   'webhooks', // DESIGN §14
   'idempotency', // issue 24
+  'spend', // issue 25
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {

@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { register, smallBundle } from '../lib/bundles.mjs';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
-import { round, show, spread } from '../lib/stats.mjs';
-import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { percentile, round, show, spread } from '../lib/stats.mjs';
+import { benchPostgres } from '../storage/embedded-postgres.mjs';
 import { call, until } from '../lib/json-calls.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -31,12 +31,7 @@ const TARGET_PARKED_KIB = 64;
 const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-approvals-'));
-const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
+const database = await benchPostgres();
 
 const ai = (schema) => ({
   RateLimits: UNLIMITED,

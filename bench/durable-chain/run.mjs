@@ -5,12 +5,12 @@
 // (min..max). Target: ≤ 2 ms per step including its checkpoint.
 import { chainDefinition, jsonCaller, startChainServer } from '../lib/chain.mjs';
 import { round, show, spread } from '../lib/stats.mjs';
-import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { benchPostgres } from '../storage/embedded-postgres.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET_MS = 2;
-const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
+const database = await benchPostgres();
 const server = await startChainServer(STEPS, { Provider: 'Postgres', Postgres: { ConnectionString: database.url, Schema: 'bench_chain' } });
 const call = jsonCaller(server.url);
 

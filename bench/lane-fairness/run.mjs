@@ -15,7 +15,7 @@ import { register, smallBundle, startRun, waitForRun } from '../lib/bundles.mjs'
 import { startFakeModel } from '../lib/fake-model.mjs';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
-import { round } from '../lib/stats.mjs';
+import { percentile, round } from '../lib/stats.mjs';
 
 const SLOTS = 4;
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 400);
@@ -48,10 +48,6 @@ const spec = {
   },
 };
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const figures = (latencies) => ({ p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)), max: round(Math.max(...latencies)) });
 
 async function caller(url, sub) {

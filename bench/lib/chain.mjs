@@ -1,10 +1,14 @@
-// The 1,000-step ToolUse chain (`clock.now`) the chain benchmarks run: a service process that grants
-// the clock to anonymous callers without rate limits, the chain's definition, and a JSON caller.
+// The step chains the chain benchmarks run (1,000 ToolUse `clock.now` steps, or LlmCall steps for
+// `spend`): a service process that grants the clock to anonymous callers without rate limits, the
+// chain's definition, and a JSON caller.
 import { UNLIMITED } from './harness.mjs';
 import { startServer } from './processes.mjs';
 
-/** The service as `portcullis serve` runs it (Development, anonymous), with room for `steps` steps. */
-export function startChainServer(steps, storage) {
+/**
+ * The service as `portcullis serve` runs it (Development, anonymous), with room for `steps` steps;
+ * `ai` adds AppConfig:AI sections (ChatModel, …) and `envelope` keys to the Default envelope (Budget).
+ */
+export function startChainServer(steps, storage, { ai = {}, envelope = {} } = {}) {
   return startServer({
     kind: 'portcullis',
     environment: 'Development',
@@ -13,8 +17,9 @@ export function startChainServer(steps, storage) {
         ...(storage === undefined ? {} : { Storage: storage }),
         AI: {
           RateLimits: UNLIMITED,
-          BundleExecution: { Auth: { AllowAnonymous: true }, Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' } } },
+          BundleExecution: { Auth: { AllowAnonymous: true }, Envelopes: { Default: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous', ...envelope } } },
           Workflows: { MaxSteps: steps + 10 },
+          ...ai,
         },
       },
     },
@@ -32,12 +37,14 @@ export function jsonCaller(baseUrl) {
   };
 }
 
-/** A straight chain s0 → s1 → … of `clock.now` steps. */
-export function chainDefinition(steps) {
+const CLOCK_NOW = { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} };
+
+/** A straight chain s0 → s1 → … of steps configured alike (`clock.now` unless `configuration` says otherwise). */
+export function chainDefinition(steps, configuration = CLOCK_NOW) {
   const names = Array.from({ length: steps }, (_, i) => `s${i}`);
   return {
     name: 'chain',
-    steps: names.map((name) => ({ name, type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } })),
+    steps: names.map((name) => ({ name, type: configuration.type, configuration })),
     edges: names.slice(1).map((to, i) => ({ from: names[i], to })),
   };
 }

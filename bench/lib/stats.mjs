@@ -5,6 +5,12 @@ export function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The nearest-rank percentile `p` (0..100] of a sample. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
 export const round = (value, digits = 1) => Number(value.toFixed(digits));
 
 /** `{ median, min, max }` of a sample, rounded. */

