@@ -120,7 +120,12 @@ export interface BundleRun {
     readonly finalResponse: string;
     readonly turnCount: number;
     readonly totalToolInvocations: number;
+    /** Stopped early, gracefully: the token budget or the spend limit (DESIGN §16). */
+    readonly budgetExhausted?: boolean;
+    readonly conversationError?: string | null;
   } | null;
+  /** Tokens the run spent, sub-agents included; `costUsd` at ChatModel:Pricing (absent on older runs). */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd?: number };
   /** While a Running run waits for a person's decision on a tool call (DESIGN §13). */
   readonly pendingApprovals?: readonly PendingToolCall[];
 }
