@@ -1,4 +1,4 @@
-// The response shapes the console reads, as DESIGN §6, §7, §12, §13, §14 and SPEC.md define them. Only the
+// The response shapes the console reads, as DESIGN §6, §7, §12, §13, §14, §16 and SPEC.md define them. Only the
 // fields the pages use; every string in them may come from a model, a tool or a dataset and is
 // rendered as text.
 
@@ -120,7 +120,12 @@ export interface BundleRun {
     readonly finalResponse: string;
     readonly turnCount: number;
     readonly totalToolInvocations: number;
+    /** Stopped early, gracefully: the token budget or the spend limit (DESIGN §16). */
+    readonly budgetExhausted?: boolean;
+    readonly conversationError?: string | null;
   } | null;
+  /** Tokens the run spent, sub-agents included; `costUsd` at ChatModel:Pricing (absent on older runs). */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd?: number };
   /** While a Running run waits for a person's decision on a tool call (DESIGN §13). */
   readonly pendingApprovals?: readonly PendingToolCall[];
 }
@@ -201,7 +206,24 @@ export interface Capabilities {
   readonly allowedTools: readonly string[];
   readonly allowedMcpServers: readonly string[];
   readonly autonomyCeiling: 'Restricted' | 'Supervised' | 'Autonomous';
+  readonly autoApproveUpTo: 'None' | 'Trivial' | 'Low' | 'Medium' | 'High';
+  /** Spend limits in dollars (DESIGN §16); null is no limit. */
+  readonly budget: { readonly maxUsdPerRun: number | null; readonly maxUsdPerDay: number | null; readonly maxUsdPerMonth: number | null };
   readonly tools: readonly { name: string; granted: boolean; reason: string }[];
+}
+
+/** What one UTC day or month has spent so far, and when it starts again from zero. */
+export interface SpendTotal {
+  readonly spentUsd: number;
+  readonly resetsAt: string;
+}
+
+/** GET /api/spend (DESIGN §16): my limits (null is no limit) and my spend this UTC day and month. */
+export interface Spend {
+  readonly currency: 'USD';
+  readonly limits: { readonly perRun: number | null; readonly perDay: number | null; readonly perMonth: number | null };
+  readonly day: SpendTotal;
+  readonly month: SpendTotal;
 }
 
 /** A webhook subscription (DESIGN §14); `secret` only in the create answer. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeLeft, zoned } from './format';
+import { dollars, timeLeft, zoned } from './format';
 
 describe('timeLeft', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -28,5 +28,27 @@ describe('zoned', () => {
 
   it('gives back what is not an instant as it came', () => {
     expect(zoned('soon')).toBe('soon');
+  });
+});
+
+describe('dollars', () => {
+  it('keeps up to four significant digits below a dollar, so sub-cent spend shows', () => {
+    expect(dollars(0.012)).toBe('$0.012');
+    expect(dollars(0.0085)).toBe('$0.0085');
+    expect(dollars(0.1234567)).toBe('$0.1235');
+    expect(dollars(0.000012)).toBe('$0.000012');
+  });
+
+  it('shows at least cents, and only cents from a dollar up', () => {
+    expect(dollars(0)).toBe('$0.00');
+    expect(dollars(0.1)).toBe('$0.10');
+    expect(dollars(0.99999)).toBe('$1.00');
+    expect(dollars(12.345)).toBe('$12.35');
+    expect(dollars(1234.5)).toBe('$1,234.50');
+  });
+
+  it('shows a dash for no amount', () => {
+    expect(dollars(undefined)).toBe('—');
+    expect(dollars(null)).toBe('—');
   });
 });

@@ -27,8 +27,17 @@ export function duration(ms: number | undefined): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
-export function dollars(value: number | undefined): string {
-  return value === undefined ? '—' : `$${value.toFixed(value < 0.01 && value > 0 ? 6 : 4)}`;
+const CENTS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const SUB_DOLLAR = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 20 });
+
+/**
+ * Dollars as people read them: cents from a dollar up ("$12.35"), and below a dollar up to four
+ * significant digits so sub-cent model spend still shows ("$0.012", "$0.0085", "$0.10").
+ */
+export function dollars(value: number | null | undefined): string {
+  if (value === undefined || value === null) return '—';
+  const rounded = Number(value.toPrecision(4));
+  return Math.abs(rounded) >= 1 ? CENTS.format(value) : SUB_DOLLAR.format(rounded);
 }
 
 export function percent(value: number | undefined): string {

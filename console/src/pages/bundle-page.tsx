@@ -9,6 +9,9 @@
 // POST /api/approvals/{id}/decision; once decided, by anyone, the same job's continuation is streamed
 // into the transcript through the AG-UI resume (which, the approval being decided already, only
 // attaches: frames from the interrupt on, the waiting call's result first).
+//
+// Each finished run says what it cost (tokens, `usage.costUsd`) and, when the spend limit stopped it
+// (DESIGN §16), says so with a link to the spend panel.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error';
 import type { Approval, BundleHandle, BundleRun, StartBundleRun } from '../api/types';
@@ -17,6 +20,7 @@ import { Badge, Empty, Facts, ProblemNotice, Verbatim } from '../components/comm
 import { useApi } from '../lib/api-context';
 import { prettyJson, when } from '../lib/format';
 import { href, useTitle } from '../lib/router';
+import { runSummary, stoppedEarly } from '../lib/run-summary';
 import { applyStreamFrame, interruptsOf, waitingItemsOf, type InterruptItem, type StreamFrame, type TranscriptItem } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
 import { useNow } from '../lib/use-now';
@@ -150,6 +154,7 @@ export function BundlePage({ handle }: { handle: string }) {
   const shown = new Set(items.filter((item) => item.kind === 'interrupt').map((item) => item.id));
   // Tool calls held for a decision not made yet: they have not run.
   const held = new Set(items.flatMap((item) => (item.kind === 'interrupt' && settled[item.id] === undefined ? [item.toolCallId] : [])));
+  const runById = new Map((runs.value?.runs ?? []).map((run) => [run.jobId, run]));
 
   return (
     <section>
@@ -190,7 +195,12 @@ export function BundlePage({ handle }: { handle: string }) {
                   onSettled={(approval) => void resume(item, approval)}
                 />
               ) : (
-                <TranscriptEntry key={`${item.kind}:${item.id}`} item={item} held={item.kind === 'tool' && held.has(item.id)} />
+                <TranscriptEntry
+                  key={`${item.kind}:${item.id}`}
+                  item={item}
+                  held={item.kind === 'tool' && held.has(item.id)}
+                  run={item.kind === 'end' ? runById.get(item.runId) : undefined}
+                />
               ),
             )}
           </ol>
@@ -239,13 +249,9 @@ export function BundlePage({ handle }: { handle: string }) {
             {(runs.value?.runs ?? []).map((run) => (
               <li key={run.jobId}>
                 <Badge status={run.status} /> <span class="meta">{when(run.createdAt)}</span>
-                {run.result === null ? null : (
-                  <span class="meta">
-                    {' '}
-                    · {run.result.turnCount} turn(s), {run.result.totalToolInvocations} tool call(s)
-                  </span>
-                )}
+                {runSummary(run) === '' ? null : <span class="meta"> · {runSummary(run)}</span>}
                 {run.error === null ? null : <span class="field-error"> {run.error}</span>}
+                {stoppedEarly(run) === null ? null : <span class="field-error"> {stoppedEarly(run)}</span>}
                 {(run.pendingApprovals ?? []).length === 0 ? null : (
                   <>
                     <span class="meta"> · waits for a decision on {(run.pendingApprovals ?? []).map((call) => `${call.tool}.${call.operation}`).join(', ')}</span>
@@ -316,7 +322,7 @@ function WaitingCall(props: {
   );
 }
 
-function TranscriptEntry({ item, held }: { item: Exclude<TranscriptItem, InterruptItem>; held: boolean }) {
+function TranscriptEntry({ item, held, run }: { item: Exclude<TranscriptItem, InterruptItem>; held: boolean; run: BundleRun | undefined }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -359,7 +365,22 @@ function TranscriptEntry({ item, held }: { item: Exclude<TranscriptItem, Interru
           {item.text}
         </li>
       );
-    case 'end':
-      return <li class="msg msg-end">Run finished.</li>;
+    case 'end': {
+      // The run's poll body (Runs, read again when the stream ends) adds its cost and why it stopped.
+      const stopped = run === undefined ? null : stoppedEarly(run);
+      const summary = run === undefined ? '' : runSummary(run);
+      return (
+        <li class="msg msg-end">
+          {stopped === null ? 'Run finished' : `Run stopped: ${stopped}`}
+          {summary === '' ? '.' : ` · ${summary}`}
+          {stopped === null ? null : (
+            <>
+              {' · '}
+              <a href={href('tools')}>your spend and limits</a>
+            </>
+          )}
+        </li>
+      );
+    }
   }
 }

@@ -1,9 +1,12 @@
-// The tools I may see, with their risk metadata, and "why may I?": my resolved envelope and, for every
+// The tools I may see, with their risk metadata, my spend against my limits (the spend panel), and
+// "why may I?": my resolved envelope (autonomy ceiling, auto-approve tier, spend limits) and, for every
 // tool the host offers, whether it is granted to me and the rule that decided (GET /api/capabilities).
 import type { Capabilities, ToolEntry } from '../api/types';
 import { Badge, Empty, Facts, ProblemNotice } from '../components/common';
+import { SpendPanel } from '../components/spend-panel';
 import { useApi } from '../lib/api-context';
 import { href, useTitle } from '../lib/router';
+import { limitText } from '../lib/spend-limits';
 import { useAsync } from '../lib/use-async';
 
 const SOURCE: Record<Capabilities['source'], string> = {
@@ -57,6 +60,7 @@ export function ToolsPage() {
           </tbody>
         </table>
       )}
+      <SpendPanel />
       <h2 id="why">Why may I?</h2>
       <ProblemNotice error={capabilities.error} />
       {caps === undefined ? null : (
@@ -66,6 +70,10 @@ export function ToolsPage() {
               ['Decided by', SOURCE[caps.source]],
               ['Matched roles', caps.matchedRoles.join(', ') || 'none'],
               ['Autonomy ceiling', caps.autonomyCeiling],
+              ['Auto-approved up to', caps.autoApproveUpTo],
+              ['Spend limit per run', limitText(caps.budget.maxUsdPerRun)],
+              ['Spend limit per day (UTC)', limitText(caps.budget.maxUsdPerDay)],
+              ['Spend limit per month (UTC)', limitText(caps.budget.maxUsdPerMonth)],
               ['Allowed tools', caps.allowedTools.join(', ') || 'none'],
               ['Allowed MCP servers', caps.allowedMcpServers.join(', ') || 'none'],
             ]}
