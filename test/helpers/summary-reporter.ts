@@ -16,6 +16,9 @@ export default class SummaryReporter implements Reporter {
       }
       // A module that failed to load has no tests; count it so a broken file never reads as green.
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1;
+      // A hook that threw (a beforeAll, an afterAll) leaves its tests skipped or passed: count each such suite.
+      else if (mod.errors().length > 0) failed += 1;
+      for (const suite of mod.children.allSuites()) if (suite.errors().length > 0) failed += 1;
     }
     failed += unhandledErrors.length;
     const tail = skipped > 0 ? `, ${skipped} skipped` : '';
