@@ -7,7 +7,7 @@
 // Protocol revision: each connect lets the SDK client negotiate (`versionNegotiation: 'auto'`): a
 // `server/discover` probe selects 2026-07-28 (stateless, the revision in every request's `_meta` and
 // `MCP-Protocol-Version` header) when the server offers it, and anything else falls back to the
-// 2025 `initialize` handshake (2025-11-25 down to 2025-03-26). Decision 1502.
+// 2025 `initialize` handshake (2025-11-25, or an older revision the server counter-offers). Decision 1502.
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../platform/clock/index.js';
