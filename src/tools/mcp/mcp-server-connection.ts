@@ -194,7 +194,7 @@ export class McpServerConnection {
       const created: Session = { client, transport, dead: false };
       session = created;
       // Set before connect: the client wraps these, so they see transport events only. An error while
-      // connecting (a legacy HTTP server answering the version probe with 400) is the connect's to report.
+      // connecting (a legacy HTTP server refusing the version probe) is the connect's to report.
       transport.onclose = () => this.#lost(created, undefined);
       transport.onerror = (error) => {
         if (created === this.#session) this.#lost(created, error);
