@@ -52,7 +52,7 @@ import { createMemoryStorage, type Storage } from './platform/storage/index.js';
 import { RunEngine } from './runs/index.js';
 import { startSweeper } from './platform/store/index.js';
 import { createBuiltinTools } from './tools/builtin/index.js';
-import { McpServerManager } from './tools/mcp/index.js';
+import { McpServerManager, type McpServerStatus } from './tools/mcp/index.js';
 import { CatalogService, GovernedCalls, ParameterValidator, ToolRegistry, registerToolRoutes } from './tools/index.js';
 import { registerWorkflows } from './workflows/index.js';
 import { registerEvals } from './evals/index.js';
@@ -83,9 +83,9 @@ export interface AppDependencies {
   readonly scheduleTicks?: TickWaiter;
 }
 
-/** What `portcullis serve` reports at start-up beyond the configuration: whether each MCP server connects. */
+/** What `portcullis serve` reports at start-up beyond the configuration: whether each MCP server connects, and on which revision. */
 export interface StartupProbe {
-  mcpServers(signal?: AbortSignal): Promise<Record<string, boolean>>;
+  mcpServers(signal?: AbortSignal): Promise<Record<string, McpServerStatus>>;
 }
 
 /** The built service: the Fastify app to listen with, and what the start-up banner asks. */
@@ -199,7 +199,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const readiness: ReadinessCheck[] = [
     { category: 'identity', check: () => authenticator.ready() },
     { category: 'storage', check: () => storage.ready() },
-    ...(mcp.servers().length === 0 ? [] : [{ category: 'mcpServers' as const, check: async () => Object.values(await mcp.reachability()).every(Boolean) }]),
+    ...(mcp.servers().length === 0 ? [] : [{ category: 'mcpServers' as const, check: async () => Object.values(await mcp.status()).every((server) => server.connected) }]),
     ...config.evaluation.datasetRoots.map((root) => readableRoot('datasetRoots', root)),
     ...Object.values(config.retrieval.indexes).map((index) => readableRoot('retrievalIndexes', index.root)),
   ];
@@ -343,5 +343,5 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     if (deps.tracing === undefined) await tracing.shutdown();
     if (deps.storage === undefined) await storage.close();
   });
-  return { app, probe: { mcpServers: (signal) => mcp.reachability(signal) } };
+  return { app, probe: { mcpServers: (signal) => mcp.status(signal) } };
 }

@@ -27,12 +27,12 @@ describe('the start-up banner', () => {
         OTEL_EXPORTER_OTLP_HEADERS: 'api-key=hush-hush',
       }),
       'http://127.0.0.1:8080',
-      { files: true, search: false },
+      { files: { connected: true, protocolVersion: '2025-11-25' }, search: { connected: false } },
     );
     expect(lines).toContain('auth: JWT bearer tokens from https://login.microsoftonline.com/contoso (audience api://portcullis)');
     expect(lines).not.toContain(ANONYMOUS_WARNING);
     expect(lines).toContain('model: OpenAI gpt-4o-mini');
-    expect(lines).toContain('MCP servers: files (stdio, connected), search (http, NOT connected)');
+    expect(lines).toContain('MCP servers: files (stdio, connected, MCP 2025-11-25), search (http, NOT connected)');
     expect(lines).toContain('storage: Memory (state is lost on restart)');
     expect(lines).toContain('tracing: OTLP http/protobuf to http://collector.internal:4318');
     expect(lines.some((line) => line.startsWith('metrics: ') || line.startsWith('console: '))).toBe(false);

@@ -1,6 +1,6 @@
 // The lines `portcullis serve` prints once it listens: what an operator needs to see at a glance —
 // which surfaces are on, how callers are authenticated (a loud line when nobody is), which model and
-// MCP servers are configured (and whether each connected), where datasets come from, which storage
+// MCP servers are configured (whether each connected, and on which protocol revision), where datasets come from, which storage
 // holds the state, and where the reference, the console and the metrics are. Names and URLs from the
 // configuration only: never a key, a connection string, a header value or an MCP server's command.
 import type { AppConfig } from '../platform/config/index.js';
@@ -8,8 +8,12 @@ import type { AppConfig } from '../platform/config/index.js';
 export const ANONYMOUS_WARNING =
   'WARNING: anonymous mode is on: no bearer token is checked and every caller is the same principal (AppConfig:AI:BundleExecution:Auth:AllowAnonymous); never expose this instance';
 
-/** `mcpServers`: per configured server, whether it connected at start-up. */
-export function startupBanner(config: AppConfig, base: string, mcpServers: Readonly<Record<string, boolean>>): string[] {
+/** `mcpServers`: per configured server, whether it connected at start-up and the protocol revision it negotiated. */
+export function startupBanner(
+  config: AppConfig,
+  base: string,
+  mcpServers: Readonly<Record<string, { readonly connected: boolean; readonly protocolVersion?: string }>>,
+): string[] {
   const on = (enabled: boolean): string => (enabled ? 'on' : 'off');
   const auth = config.bundleExecution.auth;
   const model = config.chatModel;
@@ -29,7 +33,7 @@ export function startupBanner(config: AppConfig, base: string, mcpServers: Reado
   lines.push(
     servers.length === 0
       ? 'MCP servers: none'
-      : `MCP servers: ${servers.map((name) => `${name} (${config.mcpServers[name]?.transport}, ${mcpServers[name] === true ? 'connected' : 'NOT connected'})`).join(', ')}`,
+      : `MCP servers: ${servers.map((name) => `${name} (${config.mcpServers[name]?.transport}, ${mcpServerState(mcpServers[name])})`).join(', ')}`,
   );
   const roots = config.evaluation.datasetRoots;
   lines.push(`dataset roots: ${roots.length === 0 ? 'none' : roots.join(', ')}`);
@@ -39,4 +43,9 @@ export function startupBanner(config: AppConfig, base: string, mcpServers: Reado
   if (config.console.enabled) lines.push(`console: ${base}/console`);
   if (config.observability.metrics.enabled) lines.push(`metrics: ${base}/metrics`);
   return lines;
+}
+
+function mcpServerState(status: { readonly connected: boolean; readonly protocolVersion?: string } | undefined): string {
+  if (status?.connected !== true) return 'NOT connected';
+  return status.protocolVersion === undefined ? 'connected' : `connected, MCP ${status.protocolVersion}`;
 }

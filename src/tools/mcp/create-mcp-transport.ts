@@ -4,9 +4,12 @@
 // Environment of a stdio child: only the configured `Env` over the SDK's minimal inherited set
 // (`getDefaultEnvironment()`: HOME, LOGNAME, PATH, SHELL, TERM, USER on POSIX). The host's own
 // environment, secrets included, is never passed on; a server that needs a key gets it from `Env`.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+//
+// The stdio transport is the SDK's base class on purpose: the client's version probe recognises
+// exactly that class and runs its `server/discover` on a disposable sibling process (see
+// McpServerConnection), so a legacy server that exits on the unknown request never costs the session.
+import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import type { McpServerConfig } from '../../platform/config/types.js';
 import type { McpLog } from './mcp-log.js';

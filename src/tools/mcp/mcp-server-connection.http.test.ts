@@ -37,6 +37,10 @@ describe('McpServerConnection over Streamable HTTP (server-everything)', () => {
     expect(names).toEqual(expect.arrayContaining(['mcp__remote__echo', 'mcp__remote__get-sum']));
   });
 
+  it('opens a 2025-11-25 session with this server, built on the v1 SDK', () => {
+    expect(connection.protocolVersion).toBe('2025-11-25');
+  });
+
   it('calls echo and get-sum over HTTP', async () => {
     const echo = tools.find((tool) => tool.descriptor.name === 'mcp__remote__echo');
     const sum = tools.find((tool) => tool.descriptor.name === 'mcp__remote__get-sum');
@@ -58,5 +62,6 @@ describe('McpServerConnection over Streamable HTTP (server-everything)', () => {
     server = await startEverythingHttp(server.port);
     clock.advance(1_000);
     await expect(echo.invoke('call', { message: 'back' }, context)).resolves.toEqual({ ok: true, output: 'Echo: back' });
+    expect(connection.protocolVersion).toBe('2025-11-25');
   });
 });

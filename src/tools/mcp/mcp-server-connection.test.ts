@@ -48,6 +48,11 @@ describe('McpServerConnection over stdio (server-everything)', () => {
     expect(sum.description).toBe('Returns the sum of two numbers');
   });
 
+  it('reaches this server, built on the v1 SDK, on 2025-11-25 after the version probe', () => {
+    expect(connection.protocolVersion).toBe('2025-11-25');
+    expect(log.entries).toContainEqual({ level: 'info', object: { server: 'everything', transport: 'stdio', protocolVersion: '2025-11-25' }, message: 'MCP server connected' });
+  });
+
   it('leaves out a tool that only runs as a task', () => {
     expect(tools.map((candidate) => candidate.descriptor.name)).not.toContain('mcp__everything__simulate-research-query');
   });

@@ -43,6 +43,10 @@ describe('McpServerManager', () => {
     expect(names.some((name) => name.startsWith('mcp__missing__'))).toBe(false);
   });
 
+  it('reports per server whether it is connected and on which protocol revision', async () => {
+    await expect(manager.status()).resolves.toEqual({ fixture: { connected: true, protocolVersion: '2025-11-25' }, missing: { connected: false } });
+  });
+
   it('yields no tools and no warning when the caller has already given up', async () => {
     const warningsBefore = log.warnings().length;
     await expect(manager.toolsOf('missing', AbortSignal.abort())).resolves.toEqual([]);

@@ -15,6 +15,12 @@ export interface McpServerManagerOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/** Whether one configured server is connected, and on which protocol revision (`2026-07-28`, `2025-11-25`, …). */
+export interface McpServerStatus {
+  readonly connected: boolean;
+  readonly protocolVersion?: string;
+}
+
 /** Server names end at the first `__` of a catalog name, so they must not contain one. */
 const SERVER_NAME = /^(?!.*__)[^\s]{1,64}$/;
 
@@ -54,9 +60,15 @@ export class McpServerManager {
     return perServer.flat();
   }
 
-  /** Per configured server, whether it is connected (connecting it if need be); readiness and the start-up banner. */
-  async reachability(signal?: AbortSignal): Promise<Record<string, boolean>> {
-    const entries = await Promise.all([...this.#connections].map(async ([name, connection]) => [name, await connection.reachable(signal)] as const));
+  /** Per configured server, whether it is connected (connecting it if need be) and on which revision; readiness and the start-up banner. */
+  async status(signal?: AbortSignal): Promise<Record<string, McpServerStatus>> {
+    const entries = await Promise.all(
+      [...this.#connections].map(async ([name, connection]): Promise<[string, McpServerStatus]> => {
+        const connected = await connection.reachable(signal);
+        const protocolVersion = connected ? connection.protocolVersion : undefined;
+        return [name, protocolVersion === undefined ? { connected } : { connected, protocolVersion }];
+      }),
+    );
     return Object.fromEntries(entries);
   }
 

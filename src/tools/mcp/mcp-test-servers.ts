@@ -1,6 +1,7 @@
 // Test support (no production code imports it): launch configurations for the reference MCP
 // servers installed from npm, run with this Node binary and their package `bin` file (no npx, no
-// network), a tiny paginating fixture server, and a recording log.
+// network), a tiny paginating fixture server on the v1 SDK (2025 revisions only), a small server on
+// the v2 server package over stdio (2026-07-28), and a recording log.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,16 +29,20 @@ export function filesystemStdio(root: string): McpServerConfig {
 }
 
 /**
- * A server built on the SDK's low-level Server: six tools listed two per page, `pid` (its process id),
- * `grow` (adds a tool and notifies `tools/list_changed`), `crash` (exits mid-call), `alpha`, `bravo`.
+ * A server built on the v1 SDK's low-level Server: six tools listed two per page, `pid` (its process
+ * id), `grow` (adds a tool and notifies `tools/list_changed`), `crash` (exits mid-call), `alpha`,
+ * `bravo`, `charlie`. `FIXTURE_STARTS` names a file each process appends its pid to (probe siblings
+ * included); with `FIXTURE_SILENT` it never answers a request it has no handler for (`server/discover`).
  */
 const FIXTURE_SOURCE = `
 const [serverPath, stdioPath, typesPath] = process.argv.slice(1);
 const { Server } = require(serverPath);
 const { StdioServerTransport } = require(stdioPath);
 const { ListToolsRequestSchema, CallToolRequestSchema } = require(typesPath);
+if (process.env.FIXTURE_STARTS) require('node:fs').appendFileSync(process.env.FIXTURE_STARTS, process.pid + '\\n');
 const names = ['pid', 'grow', 'crash', 'alpha', 'bravo', 'charlie'];
 const server = new Server({ name: 'fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+if (process.env.FIXTURE_SILENT) server.fallbackRequestHandler = () => new Promise(() => {});
 server.setRequestHandler(ListToolsRequestSchema, async (request) => {
   const start = Number(request.params?.cursor ?? 0);
   const tools = names.slice(start, start + 2).map((name) => ({ name, description: 'Fixture ' + name, inputSchema: { type: 'object' } }));
@@ -52,12 +57,35 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 server.connect(new StdioServerTransport());
 `;
 
-export function fixtureStdio(): McpServerConfig {
+export function fixtureStdio(env: { FIXTURE_STARTS?: string; FIXTURE_SILENT?: '1' } = {}): McpServerConfig {
   const sdk = (path: string): string => require.resolve(`@modelcontextprotocol/sdk/${path}`);
   return {
     transport: 'stdio',
     command: process.execPath,
     args: ['-e', FIXTURE_SOURCE, sdk('server/index.js'), sdk('server/stdio.js'), sdk('types.js')],
+    env: { ...env },
+  };
+}
+
+/** A v2 server package server over stdio (`serveStdio`: 2026-07-28, or 2025 for an `initialize`): `echo` and `pid`. */
+const MODERN_SOURCE = `
+const [serverPath, stdioPath, zodPath] = process.argv.slice(1);
+const { McpServer } = require(serverPath);
+const { serveStdio } = require(stdioPath);
+const { z } = require(zodPath);
+serveStdio(() => {
+  const server = new McpServer({ name: 'modern-fixture', version: '2.0.0' });
+  server.registerTool('echo', { description: 'Echoes its text.', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool('pid', { description: 'Its process id.', inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: String(process.pid) }] }));
+  return server;
+});
+`;
+
+export function modernStdio(): McpServerConfig {
+  return {
+    transport: 'stdio',
+    command: process.execPath,
+    args: ['-e', MODERN_SOURCE, require.resolve('@modelcontextprotocol/server'), require.resolve('@modelcontextprotocol/server/stdio'), require.resolve('zod')],
     env: {},
   };
 }

@@ -1,7 +1,7 @@
 // Maps one tool an MCP server publishes to the catalog's descriptor: the name `mcp__<server>__<tool>`
 // (spellings kept), one `call` operation whose parameters are the tool's input schema, and the
 // governance flags. Annotations are the server's claim; a host override of read-only wins over it.
-import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import type { JsonSchema, ToolDescriptor } from '../tool.js';
 
 export const MCP_CALL_OPERATION = 'call';

@@ -1,7 +1,7 @@
 // Picks, from a server's listing, the tools the catalog can offer: a well-formed name (the MCP spec's
 // 1–128 characters of letters, digits, `_`, `-`, `.`), listed once, and callable with a plain
 // `tools/call` (a tool that requires task-based execution is not). Skips are logged, never thrown.
-import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpToolDefinition } from '@modelcontextprotocol/client';
 import type { McpLog } from './mcp-log.js';
 
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;

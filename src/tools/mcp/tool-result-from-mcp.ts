@@ -1,7 +1,7 @@
 // Turns an MCP `tools/call` result into a tool result: text items joined by newlines, other content
 // as a short JSON description (never its bytes), `structuredContent` when no text came. A result with
 // `isError` is a tool failure, data for the model, not an exception.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolResult } from '../tool.js';
 
 type ContentItem = CallToolResult['content'][number];
