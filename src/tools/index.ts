@@ -24,3 +24,4 @@ export { CatalogService } from './catalog-service.js';
 export { registerToolRoutes, type ToolRoutesOptions } from './routes.js';
 export { invokeTool, TOOL_NOT_FOUND_DETAIL, type Invocation, type InvokeDependencies } from './invoke-service.js';
 export { toCatalogEntry, toDescription } from './catalog-entry.js';
+export type { ToolInvocationRequest, ToolInvocationResponse } from './schemas.js';
