@@ -379,6 +379,38 @@ describe('tools/call is direct invocation, counted with it', () => {
   });
 });
 
+describe('a client that goes away', () => {
+  it('cancels its call, on either revision, as a closed HTTP invocation does', async () => {
+    const samples = async (): Promise<number> =>
+      Number(
+        new Exposition(await (await fetch(`${base}/metrics`)).text()).sample('portcullis_tool_calls_total', { tool: 'http_fetch', surface: 'mcp', outcome: 'cancelled', rule: '' })?.value ?? 0,
+      );
+    const before = await samples();
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const params = { name: 'http_fetch', arguments: { operation: 'get', parameters: { url: hangingUrl } } };
+    const alice = bearer(await token('alice'));
+    const modern = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'http_fetch' };
+    for (const [message, headers] of [
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, {}],
+      [{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...params, _meta: meta } }, modern],
+    ] as const) {
+      const waiting = held.length;
+      const leaving = new AbortController();
+      const answer = fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...alice, ...headers },
+        body: JSON.stringify(message),
+        signal: leaving.signal,
+      }).catch(() => 'gone');
+      await eventually(async () => (held.length > waiting ? true : undefined));
+      leaving.abort();
+      expect(await answer).toBe('gone');
+    }
+    await expect.poll(samples, { timeout: 5000 }).toBe(before + 2);
+    for (const release of held.splice(0)) release();
+  });
+});
+
 describe('hostile requests', () => {
   it('refuses a batch of 1,000 calls in one body without running any of them', async () => {
     const before = decisions().length;
