@@ -210,6 +210,20 @@ describe.each(REVISIONS)('a real MCP client speaking %s', (revision) => {
   });
 });
 
+describe('revisions it does not serve', () => {
+  it('answers an older initialize with 2025-11-25, and refuses a request of a revision it does not serve', async () => {
+    const alice = bearer(await token('alice'));
+    const initialize = await rawPost(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+      alice,
+    );
+    expect(await initialize.json()).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} } } });
+    const old = await rawPost(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { ...alice, 'mcp-protocol-version': '2025-03-26' });
+    expect(old.status).toBe(400);
+    expect(await old.json()).toMatchObject({ error: { message: expect.stringContaining('2026-07-28, 2025-11-25, 2025-06-18') } });
+  });
+});
+
 describe('authorization as MCP clients expect it', () => {
   const metadataUrl = (): string => `${base}/.well-known/oauth-protected-resource`;
 
