@@ -4,14 +4,14 @@
 // MaxRequestBytes (413), and refuses JSON-RPC batches (none of its protocol revisions has them) before
 // any message is read. Everything else is the MCP package's. /mcp is left out of the OpenAPI document:
 // its messages and errors are JSON-RPC's, specified by MCP, not problem documents.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requestOrigin, type App } from '../platform/http/index.js';
 import type { AuthConfig, RateLimitPolicy } from '../platform/config/types.js';
 import type { CatalogService, InvokeDependencies } from '../tools/index.js';
 import { createGatewayServer } from './gateway-server.js';
 import { GatewayHttpHandler } from './mcp-http-handler.js';
 import { MCP_PATH, PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
-import { ProtectedResourceMetadataSchema } from './schemas.js';
+import { ProtectedResourceMetadataSchema, type ProtectedResourceMetadata } from './schemas.js';
 import { sendWebResponse, toWebRequest } from './web-exchange.js';
 
 export interface McpGatewayOptions {
@@ -59,9 +59,9 @@ export function registerMcpGateway(app: App, options: McpGatewayOptions): { clos
     },
   );
 
-  const metadata = async (request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
+  const metadata = async (request: FastifyRequest, reply: FastifyReply): Promise<ProtectedResourceMetadata> => {
     // Public and credential-free: browser-based MCP clients read it cross-origin.
-    reply.header('access-control-allow-origin', '*');
+    void reply.header('access-control-allow-origin', '*');
     return protectedResourceMetadata(requestOrigin(request), options.auth);
   };
   app.get(

@@ -6,8 +6,7 @@
 // RFC 9728 document, which leads an OAuth client to the identity provider and back; and hostile
 // requests (a 1,000-call batch, an oversized body, someone else's tool, arguments against the schema,
 // a client that never reads its answer) are refused or bounded.
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
@@ -17,6 +16,7 @@ import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { connectMcp, REVISIONS, type McpTestClient } from '../helpers/mcp-gateway-clients.js';
 import { eventually } from '../helpers/eventually.js';
+import { startHangingServer, type HangingServer } from '../helpers/hanging-server.js';
 import { Exposition } from '../helpers/prometheus.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -26,9 +26,7 @@ let idp: DevIdp;
 let t: TestApp;
 let base: string;
 let mcpUrl: string;
-let hanging: Server;
-let hangingUrl: string;
-const held: Array<() => void> = [];
+let hanging: HangingServer;
 
 const ENVELOPES = {
   BySubject: {
@@ -42,9 +40,7 @@ const ENVELOPES = {
 
 beforeAll(async () => {
   idp = await startTestIdp();
-  hanging = createServer((_request, response) => void held.push(() => response.end('done')));
-  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-  hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/slow`;
+  hanging = await startHangingServer();
   t = await buildTestApp({
     environment: 'Production',
     settings: idpSettings(idp, {
@@ -61,10 +57,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const release of held.splice(0)) release();
   await t.close();
-  hanging.closeAllConnections();
-  await new Promise((resolve) => hanging.close(resolve));
+  await hanging.close();
   await idp.close();
 });
 
@@ -118,15 +112,9 @@ describe.each(REVISIONS)('a real MCP client speaking %s', (revision) => {
     const catalog = (await (await fetch(`${base}/api/tools`, { headers: bearer(await token('alice')) })).json()) as { tools: Array<{ name: string }> };
     expect(tools.map((tool) => tool.name)).toEqual(catalog.tools.map((tool) => tool.name));
     const clock = tools.find((tool) => tool.name === 'clock');
-    expect(clock?.inputSchema).toEqual({
-      type: 'object',
-      properties: {
-        operation: { type: 'string', enum: ['now', 'convert'], description: expect.any(String) },
-        parameters: { type: 'object', description: expect.any(String) },
-      },
-      required: ['operation'],
-      additionalProperties: false,
-    });
+    expect(clock?.inputSchema).toMatchObject({ type: 'object', properties: { operation: { enum: ['now', 'convert'] }, parameters: { type: 'object' } }, required: ['operation'] });
+    expect(Object.keys(clock?.inputSchema.properties as object)).toEqual(['operation', 'parameters']);
+    expect(clock?.inputSchema.additionalProperties).toBe(false);
     expect(clock?.description).toContain('- now:');
     expect(clock?.description).toContain('Parameters schema: {');
     expect(clock?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
@@ -363,14 +351,14 @@ describe('tools/call is direct invocation, counted with it', () => {
   it('shares the caller’s four executing calls with HTTP, and ends a call at the deadline with HTTP’s text', async () => {
     const alice = await token('alice');
     const mcp = await connectMcp(mcpUrl, '2026-07-28', alice);
-    const fetchSlow = { operation: 'get', parameters: { url: hangingUrl } };
+    const fetchSlow = { operation: 'get', parameters: { url: hanging.url } };
     const invokeSlow = (): Promise<Response> =>
       fetch(`${base}/api/tools/http_fetch/invoke`, { method: 'POST', headers: { ...bearer(alice), 'content-type': 'application/json' }, body: JSON.stringify(fetchSlow) });
     try {
-      const waiting = held.length;
+      const waiting = hanging.waiting();
       const overHttpCalls = [invokeSlow(), invokeSlow()];
       const overMcpCalls = [mcp.callTool('http_fetch', fetchSlow), mcp.callTool('http_fetch', fetchSlow)];
-      await eventually(async () => (held.length >= waiting + 4 ? true : undefined));
+      await eventually(async () => (hanging.waiting() >= waiting + 4 ? true : undefined));
       const fifth = await mcp.callTool('clock', { operation: 'now' });
       expect(fifth).toMatchObject({ isError: true });
       const fifthOverHttp = await overHttp('alice', 'clock', { operation: 'now' });
@@ -387,7 +375,7 @@ describe('tools/call is direct invocation, counted with it', () => {
       // The slots are free again.
       expect((await mcp.callTool('clock', { operation: 'now' })).isError).toBeFalsy();
     } finally {
-      for (const release of held.splice(0)) release();
+      hanging.releaseAll();
       await mcp.close();
     }
   });
@@ -401,14 +389,14 @@ describe('a client that goes away', () => {
       );
     const before = await samples();
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-    const params = { name: 'http_fetch', arguments: { operation: 'get', parameters: { url: hangingUrl } } };
+    const params = { name: 'http_fetch', arguments: { operation: 'get', parameters: { url: hanging.url } } };
     const alice = bearer(await token('alice'));
     const modern = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'http_fetch' };
     for (const [message, headers] of [
       [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, {}],
       [{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { ...params, _meta: meta } }, modern],
     ] as const) {
-      const waiting = held.length;
+      const waiting = hanging.waiting();
       const leaving = new AbortController();
       const answer = fetch(mcpUrl, {
         method: 'POST',
@@ -416,12 +404,12 @@ describe('a client that goes away', () => {
         body: JSON.stringify(message),
         signal: leaving.signal,
       }).catch(() => 'gone');
-      await eventually(async () => (held.length > waiting ? true : undefined));
+      await eventually(async () => (hanging.waiting() > waiting ? true : undefined));
       leaving.abort();
       expect(await answer).toBe('gone');
     }
     await expect.poll(samples, { timeout: 5000 }).toBe(before + 2);
-    for (const release of held.splice(0)) release();
+    hanging.releaseAll();
   });
 });
 
