@@ -1,10 +1,11 @@
 // A gateway `tools/call` is a direct invocation (DESIGN.md §15), surface `mcp`: the same gates, slots,
 // deadline, governed call, sanitizers and truncation as POST /api/tools/{name}/invoke. Its answer is
 // MCP's: the output as text, or — for a tool's failure and for every refusal the HTTP surface answers
-// with a problem — `isError` with the very text HTTP gives (the `error`, or the problem's `detail`).
-// Anything else is not a refusal and propagates (the server answers a JSON-RPC internal error).
+// with a problem — `isError` with the very text HTTP gives (the `error`, or the problem's `detail`; the
+// storage being unreachable included). Anything else is a bug, not a refusal, and propagates (the
+// server answers a JSON-RPC internal error).
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { validationProblem } from '../platform/http/index.js';
+import { storageProblem, validationProblem } from '../platform/http/index.js';
 import { isProblemError } from '../platform/problems/index.js';
 import { invokeTool, TOOL_FAILURE_MESSAGE, type InvokeDependencies, type ToolInvocationRequest } from '../tools/index.js';
 import { Compile } from 'typebox/compile';
@@ -30,7 +31,8 @@ export async function callTool(deps: InvokeDependencies, caller: Caller, name: s
     });
     return answer.succeeded ? { content: [{ type: 'text', text: answer.output ?? '' }] } : failed(answer.error ?? TOOL_FAILURE_MESSAGE);
   } catch (error) {
-    if (isProblemError(error)) return failed(error.detail);
+    const problem = isProblemError(error) ? error : storageProblem(error);
+    if (problem !== undefined) return failed(problem.detail);
     throw error;
   }
 }

@@ -9,7 +9,7 @@ export { installProblemHandlers, sendProblem, requestPath } from './problem-hand
 export { clientErrorHandler } from './client-error-handler.js';
 export { limitConnections, type ConnectionLimits } from './connection-limits.js';
 export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js';
-export { validationProblem } from './framework-errors.js';
+export { validationProblem, storageProblem } from './framework-errors.js';
 export { ProblemDetailsSchema, problemResponses } from './problem-schema.js';
 export type { App } from './app-type.js';
 export { PathId } from './path-id.js';
