@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks'];
+const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -52,6 +52,11 @@ export default tseslint.config(
             ...['models', 'agent', 'approvals', 'bundles', 'workflows', 'evals', 'runs'].map((f) => zone('webhooks', f, 'webhooks import only platform and the http_fetch vetting')),
             { target: './src/webhooks', from: './src/tools', except: ['./builtin/http-fetch'], message: 'webhooks import only platform and the http_fetch vetting' },
             ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals'].map((f) => zone(f, 'webhooks', 'families write events to the platform outbox; only app.ts knows webhooks')),
+            // The MCP gateway is one more surface of the tool plane: it uses agents' tool offering and the tools, and only app.ts mounts it.
+            ...['approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'runs'].map((f) => zone('mcp-gateway', f, 'the MCP gateway imports agent, tools, models and platform only')),
+            ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'runs', 'capabilities', 'system', 'console'].map((f) =>
+              zone(f, 'mcp-gateway', 'only the composition root mounts the MCP gateway'),
+            ),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

@@ -214,8 +214,9 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const validator = new ParameterValidator();
   const calls = new GovernedCalls({ registry, validator, log, metrics, tracing, approvalsEnabled: config.approvals.enabled });
   const access = new AccessPolicy({ envelopes: config.bundleExecution.envelopes, audit });
-  registerToolRoutes(app, {
-    catalog: new CatalogService({ registry, access }),
+  const catalog = new CatalogService({ registry, access });
+  // One set of invocation slots: a caller's four executing calls count over HTTP and the MCP gateway alike.
+  const invocation = {
     calls,
     access,
     config: config.directToolInvocation,
@@ -227,7 +228,17 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
       ttlMs: engine.leaseTtlMs,
     }),
     clock: storage.clock,
-  });
+  };
+  registerToolRoutes(app, { catalog, ...invocation });
+  // The MCP gateway (DESIGN.md §15), loaded only when served: the MCP server package is not small.
+  const mcpGateway = config.mcpGateway.enabled
+    ? (await import('./mcp-gateway/index.js')).registerMcpGateway(app, {
+        catalog,
+        invoke: invocation,
+        auth: config.bundleExecution.auth,
+        log: { info: (o: object, m: string) => logger.info(o, m), error: (o: object, m: string) => logger.error(o, m) },
+      })
+    : undefined;
   const ids = deps.ids ?? randomIds;
   // Webhooks first: every family writes its events to their outbox (DESIGN.md §14).
   const webhooks = createWebhooks({
@@ -314,7 +325,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     targets: { startWorkflow: (runAs, workflowId, input) => workflows.startRun(runAs, workflowId, input), startEval: (runAs, request) => evals.startRun(runAs, request) },
     ...(deps.scheduleTicks === undefined ? {} : { waiter: deps.scheduleTicks }),
   });
-  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules, webhooks.register(app)];
+  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules, webhooks.register(app), ...(mcpGateway === undefined ? [] : [mcpGateway])];
   // features:end
   engine.start();
   schedules.start();

@@ -8,3 +8,4 @@ export * from './manifest/index.js';
 export { AgentRuntime, MAX_DELEGATION_DEPTH, NO_CHAT_MODEL_ERROR, DELEGATION_TOO_DEEP, UNKNOWN_HOST_AGENT, NO_BUDGET_TO_DELEGATE, type ConverseInput, type AgentRuntimeOptions } from './runtime/agent-runtime.js';
 export { HostAgents, type HostAgent } from './runtime/host-agents.js';
 export { agentToolExecutor, type AgentToolExecutorOptions } from './runtime/agent-tool-executor.js';
+export { toAgentTool } from './runtime/to-agent-tool.js';

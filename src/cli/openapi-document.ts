@@ -1,6 +1,6 @@
 // Produces the service's OpenAPI document without serving it, for the build (scripts/generate-client-
 // types.mjs): the app is built from the built-in defaults (Development, anonymous, so no identity
-// provider is needed), made ready and asked for its document. Nothing listens and nothing is stored.
+// provider is needed; the MCP gateway on, so its metadata route is documented), made ready and asked for its document. Nothing listens and nothing is stored.
 // It lives with the command line, like `serve`: the one other place that builds the whole app.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   try {
     const loaded = loadConfig({
       cwd,
-      env: { PORTCULLIS_ENVIRONMENT: 'Development', AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true' },
+      env: { PORTCULLIS_ENVIRONMENT: 'Development', AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true', AppConfig__AI__McpGateway__Enabled: 'true' },
       configFiles: [],
     });
     if (!loaded.ok) throw new Error(`the default configuration was refused:\n${loaded.problems.join('\n')}`);

@@ -96,7 +96,7 @@ describe('portcullis serve', () => {
     const url = t.out.find((line) => line.startsWith('listening on '))!.slice('listening on '.length);
     expect(t.out).toEqual(
       expect.arrayContaining([
-        'surfaces: bundles off, workflows on, evals on, direct tool invocation off, console on, metrics on',
+        'surfaces: bundles off, workflows on, evals on, direct tool invocation off, MCP gateway off, console on, metrics on',
         'auth: anonymous',
         ANONYMOUS_WARNING,
         'model: Scripted (canned replies; no model provider is called)',

@@ -1,7 +1,8 @@
 // The lines `portcullis serve` prints once it listens: what an operator needs to see at a glance —
 // which surfaces are on, how callers are authenticated (a loud line when nobody is), which model and
-// MCP servers are configured (whether each connected, and on which protocol revision), where datasets come from, which storage
-// holds the state, and where the reference, the console and the metrics are. Names and URLs from the
+// MCP servers are configured (whether each connected, and on which protocol revision), where datasets
+// come from, which storage holds the state, and where the reference, the MCP gateway, the console and
+// the metrics are. Names and URLs from the
 // configuration only: never a key, a connection string, a header value or an MCP server's command.
 import type { AppConfig } from '../platform/config/index.js';
 
@@ -18,7 +19,7 @@ export function startupBanner(
   const auth = config.bundleExecution.auth;
   const model = config.chatModel;
   const lines = [
-    `surfaces: bundles ${on(config.bundleExecution.enabled)}, workflows on, evals ${on(config.evaluation.enabled)}, direct tool invocation ${on(config.directToolInvocation.enabled)}, console ${on(config.console.enabled)}, metrics ${on(config.observability.metrics.enabled)}`,
+    `surfaces: bundles ${on(config.bundleExecution.enabled)}, workflows on, evals ${on(config.evaluation.enabled)}, direct tool invocation ${on(config.directToolInvocation.enabled)}, MCP gateway ${on(config.mcpGateway.enabled)}, console ${on(config.console.enabled)}, metrics ${on(config.observability.metrics.enabled)}`,
     auth.allowAnonymous ? `auth: anonymous` : `auth: JWT bearer tokens from ${auth.instance.replace(/\/+$/, '')}/${auth.tenantId ?? '?'} (audience api://${auth.clientId ?? '?'})`,
   ];
   if (auth.allowAnonymous) lines.push(ANONYMOUS_WARNING);
@@ -40,6 +41,7 @@ export function startupBanner(
   lines.push(`storage: ${config.storage.provider}${config.storage.provider === 'Postgres' ? ` (schema ${config.storage.postgres.schema})` : ' (state is lost on restart)'}`);
   lines.push(`tracing: ${config.observability.tracing.enabled ? `OTLP ${config.observability.tracing.protocol} to ${new URL(config.observability.tracing.endpoint ?? '').origin}` : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT)'}`);
   lines.push(`API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`);
+  if (config.mcpGateway.enabled) lines.push(`MCP gateway: ${base}/mcp (Streamable HTTP)`);
   if (config.console.enabled) lines.push(`console: ${base}/console`);
   if (config.observability.metrics.enabled) lines.push(`metrics: ${base}/metrics`);
   return lines;

@@ -7,6 +7,7 @@ import { ProblemError } from '../platform/problems/index.js';
 import { toCatalogEntry, toDescription } from './catalog-entry.js';
 import { TOOL_NOT_FOUND_DETAIL } from './invoke-service.js';
 import type { ToolRegistry } from './registry.js';
+import type { Tool } from './tool.js';
 
 /** How long a catalog read waits for MCP servers. */
 const CATALOG_TIMEOUT_MS = 10_000;
@@ -21,9 +22,13 @@ export class CatalogService {
   }
 
   async list(principal: Principal): Promise<{ tools: ReturnType<typeof toCatalogEntry>[] }> {
+    return { tools: (await this.granted(principal)).map(toCatalogEntry) };
+  }
+
+  /** The tools the caller's envelope grants, ordered by name (the catalog's entries, and the MCP gateway's tools/list). */
+  granted(principal: Principal): Promise<readonly Tool[]> {
     const envelope = this.#access.authorize(principal, 'tools.read');
-    const tools = await this.#registry.granted(envelope, AbortSignal.timeout(CATALOG_TIMEOUT_MS));
-    return { tools: tools.map(toCatalogEntry) };
+    return this.#registry.granted(envelope, AbortSignal.timeout(CATALOG_TIMEOUT_MS));
   }
 
   async describe(principal: Principal, name: string): Promise<ReturnType<typeof toDescription>> {

@@ -24,7 +24,7 @@ import type { ToolRegistry } from './registry.js';
 import type { ConversationScope, Tool, ToolCallContext, ToolResult } from './tool.js';
 import { ToolCallMetrics } from './tool-call-metrics.js';
 
-export type GovernedSurface = 'direct' | 'bundle' | 'workflow' | 'eval';
+export type GovernedSurface = 'direct' | 'mcp' | 'bundle' | 'workflow' | 'eval';
 export type GovernorDenial = 'not-granted' | 'autonomy' | 'data-classification' | 'approval';
 
 /** What a model or step is told of a call a person rejected, or that expired undecided (DESIGN.md §13). */
@@ -159,9 +159,9 @@ export class GovernedCalls {
     );
   }
 
-  /** Direct invocation offers only directly invocable tools: any other is not there for it. */
+  /** Direct invocation (over HTTP or the MCP gateway) offers only directly invocable tools: any other is not there for it. */
   #offered(request: GovernedCallRequest, tool: Tool): Tool | undefined {
-    return request.surface === 'direct' && !tool.descriptor.isDirectlyInvocable ? undefined : tool;
+    return (request.surface === 'direct' || request.surface === 'mcp') && !tool.descriptor.isDirectlyInvocable ? undefined : tool;
   }
 
   #found(request: GovernedCallRequest, tool: Tool | undefined, execution: CallExecution | undefined): Promise<GovernedCallOutcome> {

@@ -22,5 +22,6 @@ export {
 export { ParameterValidator, MAX_TOP_LEVEL_PARAMETERS, type ParameterCheck, type SchemaError } from './parameter-validator.js';
 export { CatalogService } from './catalog-service.js';
 export { registerToolRoutes, type ToolRoutesOptions } from './routes.js';
-export { invokeTool } from './invoke-service.js';
+export { invokeTool, TOOL_NOT_FOUND_DETAIL, type Invocation, type InvokeDependencies } from './invoke-service.js';
 export { toCatalogEntry, toDescription } from './catalog-entry.js';
+export type { ToolInvocationRequest, ToolInvocationResponse } from './schemas.js';

@@ -1,4 +1,5 @@
-// Direct invocation (POST /api/tools/{name}/invoke) without HTTP: the gates of SPEC.md in order —
+// Direct invocation (POST /api/tools/{name}/invoke, and `tools/call` on the MCP gateway) without HTTP:
+// the gates of SPEC.md in order —
 // identifier rule (401), surface enabled and role (403, undistinguished, the access policy's),
 // per-caller concurrency (429) — then the one governed call under one deadline (504) that covers the
 // tool lookup, authorization and the data-classification check as well as the tool. The call's
@@ -31,29 +32,37 @@ export interface InvokeDependencies {
   readonly clock: Clock;
 }
 
-export async function invokeTool(
-  deps: InvokeDependencies,
-  principal: Principal,
-  toolName: string,
-  readRequest: () => ToolInvocationRequest,
-  onClientGone: OnClientGone,
-  requestedTimeoutSeconds: number | undefined,
-  requestId?: string,
-): Promise<ToolInvocationResponse> {
+/** One direct invocation as a surface asks for it. */
+export interface Invocation {
+  /** `direct` (POST …/invoke) or `mcp` (the gateway's tools/call); the audit line and metrics say which. */
+  readonly surface: 'direct' | 'mcp';
+  readonly principal: Principal;
+  readonly toolName: string;
+  /** The operation and parameters, read (and validated, throwing its 400) once the tool is found. */
+  readonly read: () => ToolInvocationRequest;
+  readonly onClientGone: OnClientGone;
+  readonly timeoutSeconds?: number | undefined;
+  readonly requestId?: string | undefined;
+  /** Whether this surface is switched on (off: the undistinguished 403); default DirectToolInvocation:Enabled. */
+  readonly surfaceEnabled?: boolean;
+}
+
+export async function invokeTool(deps: InvokeDependencies, invocation: Invocation): Promise<ToolInvocationResponse> {
   const started = deps.clock.now();
+  const { principal } = invocation;
   if (!isInvocationIdentifier(principal)) {
     throw new ProblemError('unauthorized', 'A valid bearer token is required.', { headers: { 'www-authenticate': 'Bearer' } });
   }
-  const envelope = deps.access.authorize(principal, 'tools.invoke', { surfaceEnabled: deps.config.enabled });
+  const envelope = deps.access.authorize(principal, 'tools.invoke', { surfaceEnabled: invocation.surfaceEnabled ?? deps.config.enabled });
 
   // An in-process slot store answers at once: no turn of the event loop for it.
   const acquired = deps.slots.tryAcquire(principal.ownerId);
   const lease = acquired instanceof Promise ? await acquired : acquired;
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
-  const timeoutMs = Math.round((requestedTimeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
-  const deadline = new InvocationDeadline(onClientGone, timeoutMs);
+  const timeoutMs = Math.round((invocation.timeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
+  const deadline = new InvocationDeadline(invocation.onClientGone, timeoutMs);
   try {
-    const outcome = await deadline.race(deps.calls.call(new DirectCall(principal.ownerId, envelope, toolName, readRequest, deadline, requestId)));
+    const outcome = await deadline.race(deps.calls.call(new DirectCall(invocation, envelope, deadline)));
     switch (outcome.status) {
       case 'denied':
         // Not granted (or not directly invocable) reads like nonexistent; any other refusal is the 403.
@@ -90,20 +99,24 @@ export async function invokeTool(
 
 /** A direct invocation as the governed call sees it: its body read once the tool is found, its AbortSignal built only if read. */
 class DirectCall implements GovernedCallRequest {
-  readonly surface = 'direct';
+  readonly surface: Invocation['surface'];
+  readonly ownerId: string;
+  readonly toolName: string;
+  readonly requestId: string | undefined;
   readonly #read: () => ToolInvocationRequest;
   readonly #deadline: InvocationDeadline;
   #input: ToolInput | undefined;
 
   constructor(
-    readonly ownerId: string,
+    invocation: Invocation,
     readonly envelope: ResolvedEnvelope,
-    readonly toolName: string,
-    read: () => ToolInvocationRequest,
     deadline: InvocationDeadline,
-    readonly requestId: string | undefined,
   ) {
-    this.#read = read;
+    this.surface = invocation.surface;
+    this.ownerId = invocation.principal.ownerId;
+    this.toolName = invocation.toolName;
+    this.requestId = invocation.requestId;
+    this.#read = invocation.read;
     this.#deadline = deadline;
   }
 

@@ -100,7 +100,15 @@ export function registerToolRoutes(app: App, options: ToolRoutesOptions): void {
         }
         return body;
       };
-      return invokeTool(options, principal, request.params.name, parsed, onDisconnect(reply.raw), timeoutOf(body), request.id);
+      return invokeTool(options, {
+        surface: 'direct',
+        principal,
+        toolName: request.params.name,
+        read: parsed,
+        onClientGone: onDisconnect(reply.raw),
+        timeoutSeconds: timeoutOf(body),
+        requestId: request.id,
+      });
     },
   );
 }

@@ -1,4 +1,4 @@
-// A real Portcullis listening on loopback with every family enabled (bundles, direct invocation,
+// A real Portcullis listening on loopback with every family enabled (bundles, direct invocation, the MCP gateway,
 // evals over the example datasets, the Scripted model), trusting the test identity provider. For
 // tests that must speak real HTTP: the OpenAPI property test, the typed client, the CLI, AG-UI.
 import { join } from 'node:path';
@@ -45,6 +45,7 @@ export async function startLiveService(ai: Record<string, unknown> = {}, options
           Envelopes: { Default: { AllowedTools: ['clock', 'calculator', 'json', 'text', 'knowledge', 'memory'], AutonomyCeiling: 'Autonomous' } },
         },
         DirectToolInvocation: { Enabled: true },
+        McpGateway: { Enabled: true },
         Evaluation: { Enabled: true, DatasetRoots: [join(REPO_ROOT, 'examples', 'evals')] },
         ChatModel: { Provider: 'Scripted' },
         RateLimits: GENEROUS,

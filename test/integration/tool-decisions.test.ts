@@ -1,7 +1,7 @@
 // DESIGN §17 and issue 21: every governed tool decision — allowed or denied, a tool the envelope does
 // not grant included, and a call refused for its arguments — is exactly one `tool.call.decided` audit
-// line and one `portcullis_tool_calls_total` sample, on every surface: direct invocation, bundle runs,
-// workflow ToolUse steps and eval runs. One app (the Scripted model asks for tool calls with
+// line and one `portcullis_tool_calls_total` sample, on every surface: direct invocation, the MCP
+// gateway, bundle runs, workflow ToolUse steps and eval runs. One app (the Scripted model asks for tool calls with
 // `call <tool> <operation> <json>`); each test makes one denied and one refused call on its surface.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,7 @@ beforeAll(async () => {
     settings: bundleSettings(join(base, 'staging'), {
       ChatModel: { Provider: 'Scripted' },
       DirectToolInvocation: { Enabled: true },
+      McpGateway: { Enabled: true },
       Evaluation: { Enabled: true, DatasetRoots: [base] },
       BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'calculator'], AutonomyCeiling: 'Autonomous' } }, Auth: { AnonymousRoles: ['Harness.Tools.Invoke', 'Harness.Evals.Execute'] } },
       RateLimits: Object.fromEntries(['tools-invoke', 'workflows-write', 'workflows-read', 'evals-write', 'evals-read'].map((p) => [p, { PermitsPerMinute: 100_000 }])),
@@ -79,6 +80,21 @@ describe('every tool decision is audited and counted once', () => {
     const badArguments = await t.app.inject({ method: 'POST', url: '/api/tools/calculator/invoke', payload: { operation: 'evaluate', parameters: { nope: 1 } } });
     expect(badArguments.statusCode).toBe(400);
     await expectOneDecisionEach('direct');
+  });
+
+  it('on the MCP gateway: an ungranted tool and a refused call, each an isError result', async () => {
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+      });
+    const notGranted = await call(1, 'http_fetch', { operation: 'get', parameters: { url: 'http://example.invalid/' } });
+    expect(notGranted.json()).toMatchObject({ id: 1, result: { isError: true } });
+    const badArguments = await call(2, 'calculator', { operation: 'evaluate', parameters: { nope: 1 } });
+    expect(badArguments.json()).toMatchObject({ id: 2, result: { isError: true } });
+    await expectOneDecisionEach('mcp');
   });
 
   it('in a bundle run: a tool the model was not offered, and arguments the schema refuses', async () => {

@@ -1,19 +1,17 @@
 // Every row of SPEC.md's invoke status table, driven over HTTP with real tokens from a loopback
 // identity provider; plus the catalog and describe routes.
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { stripTraceId, withoutTraceId } from '../helpers/problem-body.js';
+import { startHangingServer, type HangingServer } from '../helpers/hanging-server.js';
 
 const INVOKE = 'Harness.Tools.Invoke';
 let idp: DevIdp;
 let t: TestApp;
-let hanging: Server;
-let hangingUrl: string;
-const held: Array<() => void> = [];
+let hanging: HangingServer;
 
 function settings(overrides: { enabled?: boolean } = {}) {
   return idpSettings(idp, {
@@ -32,18 +30,12 @@ function settings(overrides: { enabled?: boolean } = {}) {
 
 beforeAll(async () => {
   idp = await startTestIdp();
-  hanging = createServer((_req, res) => {
-    held.push(() => res.end('done'));
-  });
-  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-  hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/slow`;
+  hanging = await startHangingServer();
   t = await buildTestApp({ environment: 'Production', settings: settings() });
 });
 afterAll(async () => {
-  for (const release of held.splice(0)) release();
   await t.close();
-  hanging.closeAllConnections();
-  await new Promise((resolve) => hanging.close(resolve));
+  await hanging.close();
   await idp.close();
 });
 
@@ -201,19 +193,19 @@ describe('invoke status table', () => {
   it('429 at once when the caller already has 4 invocations executing, 504 past the deadline', async () => {
     const headers = await token('alice');
     const running = Array.from({ length: 4 }, () =>
-      invoke(t.app, 'http_fetch', headers, { operation: 'get', parameters: { url: hangingUrl } }),
+      invoke(t.app, 'http_fetch', headers, { operation: 'get', parameters: { url: hanging.url } }),
     );
-    await expect.poll(() => held.length).toBe(4);
+    await expect.poll(() => hanging.waiting()).toBe(4);
     const fifth = await invoke(t.app, 'clock', headers, { operation: 'now' });
     expect(fifth.statusCode).toBe(429);
     expect(fifth.headers['retry-after']).toBeDefined();
-    for (const release of held.splice(0)) release();
+    hanging.releaseAll();
     for (const res of await Promise.all(running)) expect(res.json()).toMatchObject({ succeeded: true });
 
-    const late = await invoke(t.app, 'http_fetch', headers, { operation: 'get', parameters: { url: hangingUrl }, timeoutSeconds: 0.3 });
+    const late = await invoke(t.app, 'http_fetch', headers, { operation: 'get', parameters: { url: hanging.url }, timeoutSeconds: 0.3 });
     expect(late.statusCode).toBe(504);
     expect(late.json().title).toBe('Deadline exceeded');
-    for (const release of held.splice(0)) release();
+    hanging.releaseAll();
   });
 });
 

@@ -7,3 +7,4 @@ export { UNAUTHORIZED_DETAIL, IDENTITY_PROVIDER_UNREACHABLE_DETAIL, type AuthFai
 export { isInvocationIdentifier, MAX_INVOCATION_IDENTIFIER_LENGTH } from './invocation-identifier.js';
 export { DEFAULT_TOKEN_CACHE_SIZE } from './token-cache.js';
 export { ACCEPTED_ALGORITHMS } from './token-verifier.js';
+export { authorityFor } from './identity-metadata.js';

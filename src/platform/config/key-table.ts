@@ -14,6 +14,7 @@ import { evaluationKeys } from './keys/evaluation-keys.js';
 import { httpKeys } from './keys/http-keys.js';
 import { idempotencyKeys } from './keys/idempotency-keys.js';
 import { loggingKeys } from './keys/logging-keys.js';
+import { mcpGatewayKeys } from './keys/mcp-gateway-keys.js';
 import { mcpServerKeys } from './keys/mcp-server-keys.js';
 import { observabilityKeys } from './keys/observability-keys.js';
 import { rateLimitKeys } from './keys/rate-limit-keys.js';
@@ -29,6 +30,7 @@ export const keyTable = [
   ...envelopeKeys,
   ...toolKeys,
   ...mcpServerKeys,
+  ...mcpGatewayKeys,
   ...conversationKeys,
   ...chatModelKeys,
   ...discoveryKeys,

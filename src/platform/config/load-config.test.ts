@@ -72,6 +72,7 @@ describe('loadConfig defaults', () => {
         envelopes: { default: grant, bySubject: {}, byRole: {} },
       },
       directToolInvocation: { enabled: false, maxRequestBytes: 65_536, defaultTimeoutSeconds: 30, maxConcurrentPerCaller: 4, maxOutputBytes: 65_536 },
+      mcpGateway: { enabled: false },
       conversations: {
         maxHistoryMessages: 50,
         maxHistoryBytes: 524_288,

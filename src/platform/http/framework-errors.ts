@@ -37,10 +37,17 @@ export function validationProblem(context: string, issues: readonly ValidationIs
   return new ProblemError('validation-failed', redactText(`${named.join('; ')}${more}.`));
 }
 
-export function mapFrameworkError(error: unknown, request: FastifyRequest): unknown {
-  if (isProblemError(error)) return error;
+/** The storage port's refusals as the problems every surface answers them with (503, a forged cursor's 400); else undefined. */
+export function storageProblem(error: unknown): ProblemError | undefined {
   if (isStorageUnavailable(error)) return new ProblemError('unavailable', 'The service cannot reach its storage right now; try again shortly.');
   if (error instanceof InvalidCursorError) return new ProblemError('validation-failed', 'The cursor is not one this service issued; start again without it.');
+  return undefined;
+}
+
+export function mapFrameworkError(error: unknown, request: FastifyRequest): unknown {
+  if (isProblemError(error)) return error;
+  const storage = storageProblem(error);
+  if (storage !== undefined) return storage;
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
     // A path id outside its declared limits names nothing that can exist: not found, never a 400

@@ -9,10 +9,11 @@ export { installProblemHandlers, sendProblem, requestPath } from './problem-hand
 export { clientErrorHandler } from './client-error-handler.js';
 export { limitConnections, type ConnectionLimits } from './connection-limits.js';
 export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js';
-export { validationProblem } from './framework-errors.js';
+export { validationProblem, storageProblem } from './framework-errors.js';
 export { ProblemDetailsSchema, problemResponses } from './problem-schema.js';
 export type { App } from './app-type.js';
 export { PathId } from './path-id.js';
+export { requestOrigin } from './request-origin.js';
 export { PageQuerySchema, listValidatorCompiler, pageOf, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './page-query.js';
 export { installRequestIds, generateRequestId, requestIdFrom, traceIdOf, REQUEST_ID_HEADER, SHUTTING_DOWN_DETAIL } from './request-id.js';
 export { HttpRequestMetrics, UNMATCHED_ROUTE } from './http-request-metrics.js';

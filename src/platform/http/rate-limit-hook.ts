@@ -2,8 +2,10 @@
 // address when there is none) — never by the raw token. Windows live in the storage port, so a
 // caller's limit counts across every instance sharing it. A callback-style hook: a route without a
 // policy passes straight through, and an in-process store's answer is used at once, without a promise
-// (immediate-answers.ts, private to the platform).
-import type { FastifyInstance } from 'fastify';
+// (immediate-answers.ts, private to the platform). A route whose policy depends on what its body asks
+// (the MCP gateway: a `tools/call` is an invocation, anything else a read) is charged once the body is
+// parsed, before validation and the handler.
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RateLimitPolicy } from '../config/types.js';
 import { rateLimitedProblem } from '../rate-limit/index.js';
 import type { RateDecision, RateWindows } from '../storage/index.js';
@@ -17,9 +19,7 @@ export function installRateLimits(
   onRefused?: (policy: RateLimitPolicy) => void,
 ): void {
   const immediate = immediateRates(rates);
-  app.addHook('onRequest', (request, _reply, done) => {
-    const policy = request.routeOptions.config.rateLimit;
-    if (policy === undefined) return done();
+  const charge = (request: FastifyRequest, policy: RateLimitPolicy, done: HookHandlerDoneFunction): void => {
     const key = request.principal?.ownerId ?? `ip:${request.ip}`;
     const decided = (verdict: RateDecision): void => {
       if (verdict.allowed) return done();
@@ -37,5 +37,18 @@ export function installRateLimits(
       return done(error as Error);
     }
     decided(verdict);
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
+    const policy = request.routeOptions.config.rateLimit;
+    if (policy === undefined) return done();
+    charge(request, policy, done);
+  });
+  // Only the routes that choose by body get the hook: every other request pays nothing for it.
+  app.addHook('onRoute', (route) => {
+    const byBody = route.config?.rateLimitByBody;
+    if (byBody === undefined) return;
+    const hook = (request: FastifyRequest, _reply: unknown, done: HookHandlerDoneFunction): void => charge(request, byBody(request.body), done);
+    const existing = route.preValidation;
+    route.preValidation = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });
 }

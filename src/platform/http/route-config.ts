@@ -7,8 +7,14 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No bearer token needed (`/healthz`, `/readyz`, `/openapi.json`, `/docs`). */
     readonly public?: boolean;
+    /** A bearer token needed outside `/api/` (the MCP gateway's `/mcp`). */
+    readonly bearer?: boolean;
+    /** RFC 9728: the protected-resource metadata URL a 401 of this route names in its challenge. */
+    readonly resourceMetadata?: (request: FastifyRequest) => string;
     /** Per-caller fixed-window policy applied after authentication. */
     readonly rateLimit?: RateLimitPolicy;
+    /** The policy chosen from the parsed body (one route, several kinds of message: the MCP gateway). */
+    readonly rateLimitByBody?: (body: unknown) => RateLimitPolicy;
     /** 413 only where SPEC.md lists it (direct invocation); everywhere else an oversized body is 400. */
     readonly oversizeStatus?: 400 | 413;
   }

@@ -63,7 +63,7 @@ export class ServiceMetrics {
     this.streamsOpen = gauge('streams_open', 'Open event streams (bundle streams and AG-UI runs, workflow progress streams), by family.', ['family']);
     this.toolCalls = counter(
       'tool_calls_total',
-      'Every governed tool call (tools/governed-call.ts), by tool, surface (bundle, workflow, direct, eval), outcome (succeeded, failed, denied, refused, timed_out, cancelled) and, when denied, the rule (not_granted, autonomy, data_classification).',
+      'Every governed tool call (tools/governed-call.ts), by tool, surface (bundle, workflow, direct, mcp, eval), outcome (succeeded, failed, denied, refused, timed_out, cancelled) and, when denied, the rule (not_granted, autonomy, data_classification).',
       ['tool', 'surface', 'outcome', 'rule'],
     );
     this.toolCallDuration = histogram('tool_call_duration_seconds', 'Time tools took to run (granted calls only), by tool and surface.', ['tool', 'surface']);
