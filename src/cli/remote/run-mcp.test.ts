@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { recordingIo, refusedUsage } from '../../../test/helpers/remote-io.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { mcpClientConfigs, runMcpCommand } from './run-mcp.js';
@@ -26,17 +26,35 @@ describe('portcullis mcp config', () => {
     expect(await refusedUsage(runMcpCommand, ['configure'])).toContain("unknown subcommand 'configure'");
   });
 
-  describe('against a service with the gateway off', () => {
-    let t: TestApp;
-    let url: string;
-    beforeAll(async () => {
-      // Production's default: the gateway is off.
-      t = await buildTestApp({ environment: 'Production', settings: { AppConfig: { AI: { BundleExecution: { Auth: { AllowAnonymous: true } } } } } });
-      url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  describe('against a live service', () => {
+    const apps: TestApp[] = [];
+    afterAll(async () => {
+      for (const t of apps) await t.close();
     });
-    afterAll(async () => t.close());
+    const serve = async (enabled: boolean): Promise<string> => {
+      const t = await buildTestApp({ settings: { AppConfig: { AI: { McpGateway: { Enabled: enabled }, BundleExecution: { Auth: { AllowAnonymous: true } } } } } });
+      apps.push(t);
+      return t.app.listen({ port: 0, host: '127.0.0.1' });
+    };
+
+    it('prints each client’s file for the gateway, with how many tools the caller is granted', async () => {
+      const url = await serve(true);
+      const io = recordingIo({ PORTCULLIS_URL: url });
+      expect(await runMcpCommand(['config'], io)).toBe(0);
+      expect(io.err).toEqual([]);
+      expect(io.out[0]).toMatch(new RegExp(`^# Portcullis MCP gateway ${url}/mcp: \\d+ tools? granted to you$`));
+      const text = io.out.join('\n');
+      expect(text).toContain('# Claude Code: .mcp.json');
+      expect(text).toContain('# VS Code: .vscode/mcp.json');
+      expect(text).not.toContain('Authorization'); // anonymous Development: no token to send
+
+      const only = recordingIo({ PORTCULLIS_URL: url, PORTCULLIS_TOKEN: 'not-needed-here' });
+      expect(await runMcpCommand(['config', '--client', 'cursor'], only)).toBe(0);
+      expect(JSON.parse(only.out.join('\n'))).toEqual({ mcpServers: { portcullis: { url: `${url}/mcp`, headers: { Authorization: 'Bearer ${env:PORTCULLIS_TOKEN}' } } } });
+    });
 
     it('says the gateway is off and exits 3', async () => {
+      const url = await serve(false);
       const io = recordingIo({ PORTCULLIS_URL: url });
       expect(await runMcpCommand(['config'], io)).toBe(3);
       expect(io.out).toEqual([]);
