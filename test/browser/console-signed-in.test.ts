@@ -83,6 +83,8 @@ describe('console: tools and capabilities', () => {
     const why = page.locator('table', { has: page.getByText('Every tool the host offers') });
     await why.locator('tr', { hasText: 'http_fetch' }).locator('.badge-denied').waitFor();
     await why.locator('tr', { hasText: 'calculator' }).locator('.badge-granted').waitFor();
+    await page.getByText('These tools are also an MCP server').waitFor();
+    expect(await page.locator('p', { hasText: 'also an MCP server' }).locator('code').first().textContent()).toBe(`${server.url}/mcp`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'tools');
   });

@@ -145,6 +145,7 @@ export const DEV_SETTINGS = {
         Envelopes: { Default: { AllowedTools: ['clock', 'calculator', 'json', 'text', 'memory'], AutonomyCeiling: 'Autonomous' } },
       },
       DirectToolInvocation: { Enabled: true },
+      McpGateway: { Enabled: true },
       Evaluation: { Enabled: true, DatasetRoots: [resolve('examples/evals')] },
       ChatModel: { Provider: 'Scripted' },
     },

@@ -1,6 +1,7 @@
 // The tools I may see, with their risk metadata, my spend against my limits (the spend panel), and
 // "why may I?": my resolved envelope (autonomy ceiling, auto-approve tier, spend limits) and, for every
-// tool the host offers, whether it is granted to me and the rule that decided (GET /api/capabilities).
+// tool the host offers, whether it is granted to me and the rule that decided (GET /api/capabilities);
+// and where an MCP client reaches the same tools (the gateway's protected-resource document names it).
 import type { Capabilities, ToolEntry } from '../api/types';
 import { Badge, Empty, Facts, ProblemNotice } from '../components/common';
 import { SpendPanel } from '../components/spend-panel';
@@ -21,6 +22,8 @@ export function ToolsPage() {
   const api = useApi();
   const catalog = useAsync((signal) => api.get<{ tools: ToolEntry[] }>('/api/tools', signal), [api]);
   const capabilities = useAsync((signal) => api.get<Capabilities>('/api/capabilities', signal), [api]);
+  // 404 while AppConfig:AI:McpGateway:Enabled is false: the gateway is off.
+  const gateway = useAsync((signal) => api.get<{ resource: string }>('/.well-known/oauth-protected-resource', signal), [api]);
   const tools = catalog.value?.tools ?? [];
   const caps = capabilities.value;
   return (
@@ -60,6 +63,15 @@ export function ToolsPage() {
           </tbody>
         </table>
       )}
+      <h2>MCP gateway</h2>
+      {gateway.value !== undefined ? (
+        <p>
+          These tools are also an MCP server, with the same rules, at <code>{gateway.value.resource}</code>. <code>npx portcullis mcp config</code> prints
+          the configuration for Claude Code, Cursor and VS Code.
+        </p>
+      ) : gateway.error !== undefined ? (
+        <p>The MCP gateway is off on this host (AppConfig:AI:McpGateway:Enabled).</p>
+      ) : null}
       <SpendPanel />
       <h2 id="why">Why may I?</h2>
       <ProblemNotice error={capabilities.error} />
