@@ -1,6 +1,7 @@
 // The example bundles work as shipped: packed by the CLI's zipper, uploaded to a host running the
 // checked-in Development settings (`npm start`: anonymous, Scripted model, handbook index), and
-// streamed, each using what its AGENT.md asks for and denied what it does not.
+// streamed, each using what its AGENT.md asks for and denied what it does not, and each doing its one
+// job when asked the question examples/bundles/README.md suggests (the Scripted model's built-in rules).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,5 +63,50 @@ describe('example bundles under the Development settings', () => {
     const frames = await run('triage-desk', 'call calculator evaluate {"expression":"1+1"}');
     expect(resultOf(frames)).toBe('Tool call denied by policy.');
     expect(frames.at(-1)!.type).toBe('RUN_FINISHED');
+  });
+});
+
+/** The "Ask it" column of examples/bundles/README.md's table, by folder. */
+async function demoQuestions(): Promise<Map<string, string>> {
+  const readme = await readFile(join(repo, 'examples/bundles/README.md'), 'utf8');
+  return new Map([...readme.matchAll(/^\| `([\w-]+)` \|.*\| `([^`]+)` \|$/gm)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** The assistant text of the run's last text message: its answer. */
+function answerOf(frames: Frame[]): string {
+  const last = frames.findLast((f) => f.type === 'TEXT_MESSAGE_START')?.messageId;
+  return frames
+    .filter((f) => f.type === 'TEXT_MESSAGE_CONTENT' && f.messageId === last)
+    .map((f) => f.delta)
+    .join('');
+}
+
+const toolsCalled = (frames: Frame[]): string[] => frames.filter((f) => f.type === 'TOOL_CALL_START').map((f) => f.toolCallName!);
+
+describe('example bundles answer their README demo question offline', () => {
+  it('lists a demo question for every example folder', async () => {
+    expect([...(await demoQuestions()).keys()].sort()).toEqual(['handbook-guide', 'triage-desk', 'trip-timer']);
+  });
+
+  it('trip-timer asked the time calls clock and answers with the time it read', async () => {
+    const frames = await run('trip-timer', (await demoQuestions()).get('trip-timer')!);
+    expect(toolsCalled(frames)).toEqual(['clock']);
+    const { local, timeZone } = JSON.parse(resultOf(frames)!) as { local: string; timeZone: string };
+    expect(timeZone).toBe('Asia/Tokyo');
+    expect(answerOf(frames)).toContain(local);
+    expect(frames.at(-1)!.type).toBe('RUN_FINISHED');
+  });
+
+  it('handbook-guide searches the handbook and answers from the page it found', async () => {
+    const frames = await run('handbook-guide', (await demoQuestions()).get('handbook-guide')!);
+    expect(toolsCalled(frames)).toEqual(['knowledge']);
+    expect(resultOf(frames)).toContain('rate-limits');
+    expect(answerOf(frames)).toContain('Retry-After');
+  });
+
+  it('triage-desk grades the ticket and drafts a first reply without tools', async () => {
+    const frames = await run('triage-desk', (await demoQuestions()).get('triage-desk')!);
+    expect(toolsCalled(frames)).toEqual([]);
+    expect(answerOf(frames)).toMatch(/^Severity: S1 [\s\S]*First reply: "Thank you for the report\./);
   });
 });

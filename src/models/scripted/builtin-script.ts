@@ -1,5 +1,6 @@
-// The built-in script, used when no rules file is configured and when no rule matches:
-// `call <tool> <operation> [<json object>]` asks for that tool call; anything else is echoed.
+// The built-in script, used when no rules file is configured and when no rule matches (after the
+// example agents' rules, example-agent-rules.ts): `call <tool> <operation> [<json object>]` asks for
+// that tool call; anything else is echoed.
 import type { ScriptedTurn } from './script-rule.js';
 
 const CALL = /^\s*call\s+(\S+)\s+(\S+)(?:\s+([\s\S]*?))?\s*$/i;

@@ -85,6 +85,19 @@ describe('Scripted model (built-in script)', () => {
     expect(second).toEqual(first);
   });
 
+  it("answers the example agents' demo questions: a time question asks the clock, a ticket gets a severity", async () => {
+    const time = await collect(createScriptedModel({}).stream(request([{ role: 'user', content: 'What time is it in Tokyo?' }])));
+    expect(text(time)).toBe('Reading the clock in Asia/Tokyo.');
+    expect(time.filter((p) => p.type === 'tool-call')).toEqual([
+      { type: 'tool-call', call: { id: 'call_1', name: 'clock', arguments: '{"operation":"now","parameters":{"timeZone":"Asia/Tokyo"}}' } },
+    ]);
+    const ticket = await collect(createScriptedModel({}).stream(request([{ role: 'user', content: 'Checkout is down for all our customers.' }])));
+    expect(text(ticket)).toMatch(/^Severity: S1 /);
+    // Only the whole demo question matches: a look-alike is still echoed.
+    const other = await collect(createScriptedModel({}).stream(request([{ role: 'user', content: 'what time is it?' }])));
+    expect(text(other)).toBe('You said: what time is it?');
+  });
+
   it('stops with an aborted ChatModelError when the signal fires', async () => {
     const controller = new AbortController();
     const stream = createScriptedModel({}).stream(request([{ role: 'user', content: 'one two three four' }], controller.signal));
@@ -130,6 +143,12 @@ describe('Scripted model (rules)', () => {
       ),
     );
     expect(text(parts)).toBe('never reached for weather');
+  });
+
+  it("lets a configured rule win over the example agents' built-in ones", async () => {
+    const scripted = createScriptedModel({ rules: [{ when: /tokyo/i, reply: 'configured' }] });
+    const parts = await collect(scripted.stream(request([{ role: 'user', content: 'What time is it in Tokyo?' }])));
+    expect(text(parts)).toBe('configured');
   });
 
   it('falls back to the built-in script when no rule matches', async () => {
