@@ -5,30 +5,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zipFolder } from '../../src/cli/bundle-pack/index.js';
-import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
-import { listen, readVerifiedStream, registerHandle, startRun, type Frame } from './bundles-harness.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { listen, type Frame } from './bundles-harness.js';
+import { answerOf, developmentSettings, REPO, resultOf, streamExample, toolsCalled } from './example-bundles-harness.js';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 let t: TestApp;
 let url: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'portcullis-bundles-examples-'));
-  const development = JSON.parse(await readFile(join(repo, 'appsettings.Development.json'), 'utf8')) as Record<string, unknown>;
-  const settings = merge(development, {
-    AppConfig: {
-      AI: {
-        BundleExecution: { TempRoot: join(dir, 'staging') },
-        Retrieval: { Indexes: { handbook: { Root: join(repo, 'examples/knowledge') } } },
-        Evaluation: { DatasetRoots: [join(repo, 'examples/evals')] },
-      },
-    },
-  });
-  t = await buildTestApp({ environment: 'Development', settings });
+  t = await buildTestApp({ environment: 'Development', settings: await developmentSettings(dir) });
   url = await listen(t.app);
 });
 afterAll(async () => {
@@ -36,16 +24,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(example: string, message: string): Promise<Frame[]> {
-  const zip = join(dir, `${example}.zip`);
-  await zipFolder(join(repo, 'examples/bundles', example), zip);
-  const handle = await registerHandle(t.app, {}, await readFile(zip));
-  const started = await startRun(t.app, handle, { userMessages: [message], stream: true });
-  expect(started.statusCode).toBe(202);
-  return readVerifiedStream(`${url}${started.json<{ streamUrl: string }>().streamUrl}`);
-}
-
-const resultOf = (frames: Frame[]): string | undefined => frames.find((f) => f.type === 'TOOL_CALL_RESULT')?.content;
+const run = (example: string, message: string): Promise<Frame[]> => streamExample(t.app, url, dir, example, message);
 
 describe('example bundles under the Development settings', () => {
   it('trip-timer converts a time with the clock tool', async () => {
@@ -68,20 +47,9 @@ describe('example bundles under the Development settings', () => {
 
 /** The "Ask it" column of examples/bundles/README.md's table, by folder. */
 async function demoQuestions(): Promise<Map<string, string>> {
-  const readme = await readFile(join(repo, 'examples/bundles/README.md'), 'utf8');
+  const readme = await readFile(join(REPO, 'examples/bundles/README.md'), 'utf8');
   return new Map([...readme.matchAll(/^\| `([\w-]+)` \|.*\| `([^`]+)` \|$/gm)].map((m) => [m[1]!, m[2]!]));
 }
-
-/** The assistant text of the run's last text message: its answer. */
-function answerOf(frames: Frame[]): string {
-  const last = frames.findLast((f) => f.type === 'TEXT_MESSAGE_START')?.messageId;
-  return frames
-    .filter((f) => f.type === 'TEXT_MESSAGE_CONTENT' && f.messageId === last)
-    .map((f) => f.delta)
-    .join('');
-}
-
-const toolsCalled = (frames: Frame[]): string[] => frames.filter((f) => f.type === 'TOOL_CALL_START').map((f) => f.toolCallName!);
 
 describe('example bundles answer their README demo question offline', () => {
   it('lists a demo question for every example folder', async () => {
