@@ -2,10 +2,11 @@
 // checked-in Development settings (`npm start`: anonymous, Scripted model, handbook index), and
 // streamed, each using what its AGENT.md asks for and denied what it does not, and each doing its one
 // job when asked the question examples/bundles/README.md suggests (the Scripted model's built-in rules).
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_AGENT_RULES } from '../../src/models/scripted/example-agent-rules.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { listen, type Frame } from './bundles-harness.js';
 import { answerOf, developmentSettings, REPO, resultOf, streamExample, toolsCalled } from './example-bundles-harness.js';
@@ -76,5 +77,22 @@ describe('example bundles answer their README demo question offline', () => {
     const frames = await run('triage-desk', (await demoQuestions()).get('triage-desk')!);
     expect(toolsCalled(frames)).toEqual([]);
     expect(answerOf(frames)).toMatch(/^Severity: S1 [\s\S]*First reply: "Thank you for the report\./);
+  });
+
+  it("trip-timer answers the README Bundles walkthrough's streamed question with a clock conversion", async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    const question = /"userMessages":\["(What time is [^"]+)"\],"stream":true/.exec(readme)![1]!;
+    const frames = await run('trip-timer', question);
+    expect(toolsCalled(frames)).toEqual(['clock']);
+    expect(JSON.parse(resultOf(frames)!)).toMatchObject({ timeZone: 'America/New_York', local: '2026-03-29T03:00:00.000-04:00' });
+  });
+
+  it("leaves the shipped eval datasets' and the README dataset's inputs to the echo and `call`", async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    const documents = [/### 7\. Write a dataset[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1]!];
+    for (const file of await readdir(join(REPO, 'examples/evals'))) documents.push(await readFile(join(REPO, 'examples/evals', file), 'utf8'));
+    const inputs = documents.flatMap((text) => [...text.matchAll(/"?input"?:\s*"?([^"\n]+)/g)].map((m) => m[1]!.trim()));
+    expect(inputs.length).toBeGreaterThan(10);
+    expect(inputs.filter((input) => EXAMPLE_AGENT_RULES.some((rule) => rule.when.test(input)))).toEqual([]);
   });
 });

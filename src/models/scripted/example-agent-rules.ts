@@ -25,7 +25,7 @@ export const EXAMPLE_AGENT_RULES = compileScriptRules(
       toolCalls: [{ tool: 'clock', operation: 'convert', parameters: { time: '2026-03-29T09:00:00', from: 'Europe/Berlin', to: 'America/New_York' } }],
     },
     {
-      when: String.raw`^\s*what does a 429 from portcullis carry\s*\??\s*$`,
+      when: String.raw`^\s*which header says when to retry after a 429\s*\??\s*$`,
       reply: 'Searching the handbook for "429 Retry-After".',
       toolCalls: [{ tool: 'knowledge', operation: 'search', parameters: { index: 'handbook', query: '429 Retry-After' } }],
     },
