@@ -5,7 +5,7 @@
 // any message is read. Everything else is the MCP package's. /mcp is left out of the OpenAPI document:
 // its messages and errors are JSON-RPC's, specified by MCP, not problem documents.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { principalOf, requestOrigin, type App } from '../platform/http/index.js';
+import { parserRefusalResponse, principalOf, requestOrigin, type App } from '../platform/http/index.js';
 import type { AuthConfig, RateLimitPolicy } from '../platform/config/types.js';
 import type { CatalogService, InvokeDependencies } from '../tools/index.js';
 import { createGatewayServer } from './gateway-server.js';
@@ -72,7 +72,7 @@ export function registerMcpGateway(app: App, options: McpGatewayOptions): { clos
         security: [],
         summary: 'The MCP gateway’s OAuth protected-resource metadata (RFC 9728): where an MCP client signs in for /mcp.',
         tags: ['Tools'],
-        response: { 200: ProtectedResourceMetadataSchema },
+        response: { 200: ProtectedResourceMetadataSchema, ...parserRefusalResponse },
       },
     },
     metadata,

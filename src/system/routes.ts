@@ -3,7 +3,7 @@
 // @fastify/swagger-ui in app.ts.)
 import { Type } from 'typebox';
 import { ProblemError } from '../platform/problems/index.js';
-import { problemResponses, type App } from '../platform/http/index.js';
+import { parserRefusalResponse, problemResponses, type App } from '../platform/http/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 
 /** What readiness reports: categories of dependency, never their internal names (paths, index or server names). */
@@ -54,7 +54,7 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
         ...publicRoute,
         summary: 'Liveness: the process is up and serving.',
         tags: ['System'],
-        response: { 200: Type.Object({ status: Type.Literal('ok') }, { $id: 'HealthResponse' }) },
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { $id: 'HealthResponse' }), ...parserRefusalResponse },
       },
     },
     // Synchronous: a liveness probe needs no promise of its own.
@@ -78,6 +78,7 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
             { $id: 'ReadinessResponse' },
           ),
           ...problemResponses(503),
+          ...parserRefusalResponse,
         },
       },
     },
@@ -97,7 +98,7 @@ export function registerSystemRoutes(app: App, options: { readiness: readonly Re
         ...publicRoute,
         summary: 'This OpenAPI 3.1 document.',
         tags: ['System'],
-        response: { 200: Type.Object({}, { $id: 'OpenApiDocument', additionalProperties: true, description: 'An OpenAPI 3.1 document.' }) },
+        response: { 200: Type.Object({}, { $id: 'OpenApiDocument', additionalProperties: true, description: 'An OpenAPI 3.1 document.' }), ...parserRefusalResponse },
       },
     },
     async () => app.swagger(),
@@ -115,7 +116,7 @@ function registerMetricsRoute(app: App, metrics: ServiceMetrics): void {
         summary: 'Prometheus metrics (text exposition format): requests, runs, streams, tool and model calls, refusals, redactions, Node process.',
         tags: ['System'],
         produces: ['text/plain'],
-        response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4; no label carries an owner id, handle, job id, token, parameter or prompt.' } },
+        response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4; no label carries an owner id, handle, job id, token, parameter or prompt.' }, ...parserRefusalResponse },
       },
     },
     async (_request, reply) => {

@@ -3,7 +3,7 @@
 export { registerWorkflows, MAX_DEFINITION_BYTES, type WorkflowFeature } from './register-workflows.js';
 export { createWorkflowService, type WorkflowService, type WorkflowServiceDependencies } from './service.js';
 export type { Diagnostic, DiagnosticCode } from './definition/diagnostic.js';
-export { diagnosticCodes } from './definition/diagnostic.js';
+export { definitionDiagnosticCodes, diagnosticCodes, startDiagnosticCodes } from './definition/diagnostic.js';
 export type { StepType, StoredWorkflow } from './definition/workflow-definition.js';
 export { stepTypes } from './definition/workflow-definition.js';
 export type { RunStatus, StepStatus } from './runs/run-status.js';

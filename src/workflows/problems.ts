@@ -3,11 +3,15 @@
 import { ProblemError } from '../platform/problems/index.js';
 import type { Diagnostic } from './definition/diagnostic.js';
 
+const listed = (count: number): string => `${count} problem${count === 1 ? '' : 's'}, listed in 'diagnostics'`;
+
 export function invalidDefinition(diagnostics: readonly Diagnostic[]): ProblemError {
-  const count = diagnostics.length;
-  return new ProblemError('validation-failed', `The workflow definition is invalid: ${count} problem${count === 1 ? '' : 's'}, listed in 'diagnostics'.`, {
-    extensions: { diagnostics },
-  });
+  return new ProblemError('validation-failed', `The workflow definition is invalid: ${listed(diagnostics.length)}.`, { extensions: { diagnostics } });
+}
+
+/** A run refused at start (tools not granted, no chat model): the detail carries the first diagnostic, as a fire's reason does. */
+export function runCannotStart(diagnostics: readonly [Diagnostic, ...Diagnostic[]]): ProblemError {
+  return new ProblemError('validation-failed', `The run cannot start: ${diagnostics[0].message} (${listed(diagnostics.length)})`, { extensions: { diagnostics } });
 }
 
 /** A run certain to pass a size bound (expanded steps, a template rendered from the input alone). */

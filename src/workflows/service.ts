@@ -72,6 +72,7 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
     logger: deps.logger,
     maxActiveRunsPerOwner: config.maxActiveRunsPerOwner,
     stepLimits: deps.steps.limits,
+    host: { hasChatModel: deps.steps.chatModel !== null, offers: (name) => deps.steps.registry.lookupOffline(name) !== undefined },
   });
   return { definitions, runs, store: runStore };
 }

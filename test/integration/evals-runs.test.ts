@@ -1,7 +1,7 @@
 // Polling, cancelling and the JUnit report of eval runs, and the eval store: statuses and the report
 // fields of DESIGN.md §7, ownership (foreign ≡ unknown), the cancel semantics of SPEC.md, reclaiming
 // a finished run's submission after RunRecordTtl, and reports that survive a restart through
-// Evaluation:ReportsRoot. Every status code of the poll, cancel and report.xml routes.
+// Evaluation:ReportsRoot (pollable and listed). Every status code of the poll, cancel and report.xml routes.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -275,6 +275,35 @@ describe('the eval store', () => {
       expect((await junit(restarted, headers, done.jobId)).body).toBe(xml);
       expect((await poll(restarted, await tokenFor(harness, 'stranger'), done.jobId)).statusCode).toBe(404);
       expect((await cancel(restarted, headers, done.jobId)).statusCode).toBe(409);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('lists the runs kept under ReportsRoot after a restart, page by page, as their polls show them, to their owner only', async () => {
+    const headers = await tokenFor(harness, 'lister');
+    const other = await tokenFor(harness, 'other-lister');
+    const one = await runToEnd(t, headers, { datasets: ['quick'] });
+    const two = await runToEnd(t, headers, { datasets: ['mixed'] });
+    const foreign = await runToEnd(t, other, { datasets: ['quick'] });
+    const list = (app: TestApp, as: Record<string, string>, query = '') => app.app.inject({ method: 'GET', url: `/api/evals/runs${query}`, headers: as });
+    const before = (await list(t, headers)).json();
+    // Newest first, ties (the manual clock stands still) by job id: the storage's order.
+    expect(before.runs.map((run: { jobId: string }) => run.jobId).sort()).toEqual([one.jobId, two.jobId].sort());
+
+    // On Memory the restarted host's storage is empty: only the reports under ReportsRoot remain.
+    const restarted = await buildEvalApp(harness, settings(), { chatModel: model, clock }, [join(harness.root, 'datasets')]);
+    try {
+      const after = (await list(restarted, headers)).json();
+      expect(after).toEqual(before);
+      expect(after.runs).toEqual(await Promise.all(after.runs.map(async (run: { jobId: string }) => (await poll(restarted, headers, run.jobId)).json<unknown>())));
+      const first = (await list(restarted, headers, '?limit=1')).json();
+      expect(first.runs).toEqual([after.runs[0]]);
+      const second = (await list(restarted, headers, `?limit=1&cursor=${first.nextCursor}`)).json();
+      expect(second.runs).toEqual([after.runs[1]]);
+      if (second.nextCursor !== null) expect((await list(restarted, headers, `?limit=1&cursor=${second.nextCursor}`)).json()).toEqual({ runs: [], nextCursor: null });
+      expect((await list(restarted, other)).json().runs.map((run: { jobId: string }) => run.jobId)).toEqual([foreign.jobId]);
+      expect((await list(restarted, await tokenFor(harness, 'stranger'))).json()).toEqual({ runs: [], nextCursor: null });
     } finally {
       await restarted.close();
     }

@@ -2,7 +2,7 @@
 // with no error and no warning, every operation has a stable operationId, bodies reference named
 // component schemas, every error status is a problem document, and the version is the package's.
 // Also the routing answers the fuzzer found wrong: QUERY on a known path, Allow lists, over-long ids.
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ type Doc = {
   components: { schemas: Record<string, unknown> };
 };
 type Media = Record<string, { schema?: { $ref?: string } }>;
-type Operation = { operationId?: string; requestBody?: { content: Media }; responses: Record<string, { content?: Media }> };
+type Operation = { operationId?: string; security?: unknown[]; requestBody?: { content: Media }; responses: Record<string, { content?: Media }> };
 
 let live: LiveService;
 let doc: Doc;
@@ -34,10 +34,12 @@ describe('the OpenAPI document', () => {
   it('passes redocly lint (recommended ruleset) with 0 errors and 0 warnings', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'portcullis-redocly-'));
     try {
-      // Laid out as the repository is after a build, so the checked-in config and ignore file apply as they are.
+      // Laid out as the repository is after a build, so the checked-in config applies as it is; there
+      // is no ignore file (nothing is exempted), and none is honoured here.
+      await expect(access(join(REPO_ROOT, '.redocly.lint-ignore.yaml'))).rejects.toThrow();
       await mkdir(join(dir, 'dist'));
       await writeFile(join(dir, 'dist', 'openapi.json'), JSON.stringify(doc));
-      for (const file of ['redocly.yaml', '.redocly.lint-ignore.yaml']) await copyFile(join(REPO_ROOT, file), join(dir, file));
+      await copyFile(join(REPO_ROOT, 'redocly.yaml'), join(dir, 'redocly.yaml'));
       const cli = join(REPO_ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
       const result = await runProcess(process.execPath, [cli, 'lint', 'dist/openapi.json', '--format=json'], {
         cwd: dir,
@@ -45,7 +47,7 @@ describe('the OpenAPI document', () => {
       });
       const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number; ignored: number }; problems: unknown[] };
       expect(report.problems).toEqual([]);
-      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0, ignored: 0 });
       expect(result.code).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -78,10 +80,25 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('lints with Redocly CLI 2.77 or later (the release that reported the probes)', async () => {
+    const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')) as { version: string };
+    const [major = 0, minor = 0] = pkg.version.split('.').map(Number);
+    expect(major > 2 || (major === 2 && minor >= 77), pkg.version).toBe(true);
+  });
+
+  it('declares on each public, input-free GET only the bodiless 4XX of the HTTP parser', () => {
+    const publicGets = operations().filter(([, method, op]) => method === 'get' && op.security?.length === 0);
+    expect(publicGets.map(([path]) => path).sort()).toEqual(['/.well-known/oauth-protected-resource', '/healthz', '/metrics', '/openapi.json', '/readyz'].filter((p) => p in doc.paths).sort());
+    for (const [path, , op] of publicGets) {
+      expect(Object.keys(op.responses).filter((status) => status.startsWith('4')), path).toEqual(['4XX']);
+      expect(op.responses['4XX'], path).toEqual({ description: expect.stringMatching(/^Never sent by the route itself; .*400.*431.*no body\.$/) });
+    }
+  });
+
   it('lists every error status with the problem schema under application/problem+json', () => {
     for (const [path, method, op] of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
-        if (Number(status) < 400) continue;
+        if (status === '4XX' || Number(status) < 400) continue;
         expect(response.content, `${method.toUpperCase()} ${path} ${status}`).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } });
       }
     }

@@ -1,14 +1,14 @@
 // DESIGN §14 schedules firing, on both providers, with a fake clock and stepped tickers: two instances
 // on one storage fire an hourly schedule exactly once per hour over a simulated day; a daily 02:30 in
 // Europe/Paris across spring-forward and fall-back; downtime collapsing into one catch-up fire; fires
-// that cannot start (a live run, a deleted workflow, a missing role) recorded with a reason and a
+// that cannot start (a live run, a deleted workflow, a missing role, a tool not granted) recorded with a reason and a
 // schedule.failed line; the schedule.* webhook events, signed; deleting a schedule revokes it; a host
 // with schedules off answers 403.
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
-import { chain, gateStep, pollUntil, statusIs, submit } from './workflows-harness.js';
+import { chain, gateStep, pollUntil, statusIs, submit, toolStep } from './workflows-harness.js';
 import { createSchedule, Deployment, firesOf, HOUR, quickWorkflow, settled } from './schedules-harness.js';
 
 let deployment: Deployment | undefined;
@@ -129,12 +129,14 @@ describe('a fire that cannot start', () => {
     ]);
   });
 
-  it('is Failed when the workflow was deleted, and when the owner lacks the role an eval run needs', async () => {
+  it('is Failed when the workflow was deleted, when the owner lacks the role an eval run needs, and when the start refuses the workflow', async () => {
     deployment = await Deployment.open(Date.parse('2026-05-04T00:10:00Z'), 1);
     const d = deployment;
     const workflowId = await quickWorkflow(d.app);
     const gone = await createSchedule(d.app, { name: 'gone', cron: '0 * * * *', target: { workflow: { workflowId } } });
     const evals = await createSchedule(d.app, { name: 'evals', cron: '0 * * * *', target: { eval: { datasets: ['smoke'] } } });
+    const ungranted = await submit(d.app, chain('ungranted', toolStep('m', 'memory', 'list')));
+    const refused = await createSchedule(d.app, { name: 'refused', cron: '0 * * * *', target: { workflow: { workflowId: ungranted } } });
     expect((await d.app.inject({ method: 'DELETE', url: `/api/workflows/${workflowId}` })).statusCode).toBe(204);
     d.clock.advance(HOUR);
     await d.tick();
@@ -145,10 +147,17 @@ describe('a fire that cannot start', () => {
     expect(await firesOf(d.app, evals.id)).toEqual([
       expect.objectContaining({ outcome: 'Failed', reason: 'Evaluation runs need the role Harness.Evals.Execute and AppConfig:AI:Evaluation:Enabled set to true.' }),
     ]);
+    expect(await firesOf(d.app, refused.id)).toEqual([
+      expect.objectContaining({
+        outcome: 'Failed',
+        reason: "The run cannot start: Step 'm': the tool 'memory' is not one the starting caller's envelope grants; see GET /api/tools. (1 problem, listed in 'diagnostics')",
+      }),
+    ]);
     expect(d.auditLines('schedule.failed').map((line) => [line['scheduleId'], line['outcome'], line['problem']]).sort()).toEqual(
       [
         [gone.id, 'Failed', 'not-found'],
         [evals.id, 'Failed', 'forbidden'],
+        [refused.id, 'Failed', 'validation-failed'],
       ].sort(),
     );
   });

@@ -283,11 +283,18 @@ describe('step types', () => {
     expect(run.steps[1].output).toEqual({ result: 'Asia/Tokyo' });
   });
 
-  it('ToolUse: a tool that reports failure or is not granted fails its step and the run', async () => {
+  it('ToolUse: a tool that reports failure fails its step and the run; one the envelope does not grant refuses the start', async () => {
     const failing = await pollUntil(t.app, (await start(t.app, await submit(t.app, chain('t-fail', toolStep('q', 'json', 'query', { data: {}, expression: '[[[' }))))).statusUrl, isFinal);
     expect(failing).toMatchObject({ status: 'Failed', steps: [{ status: 'Failed', error: expect.stringMatching(/^The tool reported a failure: /) }] });
-    const denied = await pollUntil(t.app, (await start(t.app, await submit(t.app, chain('t-denied', toolStep('m', 'memory', 'list'))))).statusUrl, isFinal);
-    expect(denied).toMatchObject({ status: 'Failed', error: "The step 'm' failed: Tool call denied by policy.", steps: [{ status: 'Failed', error: 'Tool call denied by policy.' }] });
+    const deniedId = await submit(t.app, chain('t-denied', toolStep('m', 'memory', 'list')));
+    const denied = await t.app.inject({ method: 'POST', url: `/api/workflows/${deniedId}/runs` });
+    expect(denied.statusCode).toBe(400);
+    expect(denied.json()).toMatchObject({
+      type: 'urn:portcullis:problem:validation-failed',
+      diagnostics: [{ code: 'tool-not-granted', step: 'm', message: "Step 'm': the tool 'memory' is not one the starting caller's envelope grants; see GET /api/tools." }],
+    });
+    const runs = await t.app.inject({ method: 'GET', url: `/api/workflows/runs?workflowId=${deniedId}` });
+    expect(runs.json().runs).toEqual([]);
     // Literal parameters are checked at submit; a template is known only when it renders.
     const templated = { ...chain('t-invalid', toolStep('n', 'clock', 'now', { timeZone: '{{ input.zone }}' })), configuration: { input: { zone: 7 } } };
     const invalid = await pollUntil(t.app, (await start(t.app, await submit(t.app, templated))).statusUrl, isFinal);
@@ -429,6 +436,7 @@ describe('governance and ownership of runs', () => {
             BySubject: {
               alice: { AllowedTools: ['clock', 'knowledge'], AutonomyCeiling: 'Autonomous' },
               sam: { AllowedTools: ['clock', 'knowledge'], AutonomyCeiling: 'Supervised' },
+              carol: { AllowedTools: ['clock'], AutonomyCeiling: 'Autonomous' },
             },
           },
         },
@@ -451,11 +459,34 @@ describe('governance and ownership of runs', () => {
     expect(planned.steps[0]).toMatchObject({ status: 'Failed', error: 'Tool call denied by policy.' });
   });
 
-  it('fails an LlmCall with a caller-safe error when the host has no chat model', async () => {
-    const alice = bearer(await idp.mintToken({ sub: 'alice' }));
-    const id = await submit(owned.app, chain('no-model', llmStep('ask', 'hi')), alice);
-    const run = await pollUntil(owned.app, (await start(owned.app, id, undefined, alice)).statusUrl, isFinal, alice);
-    expect(run).toMatchObject({ status: 'Failed', steps: [{ status: 'Failed', error: 'No chat model is configured on this host.' }] });
+  it('refuses at start, in validate’s diagnostics, what the starter is not granted and an LlmCall on a host with no model: sub-plans, both branches and a plan’s knowledge included', async () => {
+    const carol = bearer(await idp.mintToken({ sub: 'carol' }));
+    const child = await submit(owned.app, chain('child', toolStep('peek', 'json', 'query', { data: {}, expression: 'a' })), carol);
+    const parent = await submit(
+      owned.app,
+      {
+        name: 'parent',
+        steps: [toolStep('now'), branchStep('check', 'true', 'sub', 'find'), subPlanStep('sub', child), retrievalStep('find', ['envelopes']), llmStep('ask', 'hi')],
+        edges: edges('now>check', 'check>sub', 'check>find', 'sub>ask'),
+      },
+      carol,
+    );
+    const res = await owned.app.inject({ method: 'POST', url: `/api/workflows/${parent}/runs`, headers: carol });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    const problem = res.json();
+    expect(problem).toMatchObject({ title: 'Validation failed', status: 400, detail: expect.stringMatching(/^The run cannot start: Step 'sub\/peek': .* \(3 problems, listed in 'diagnostics'\)$/) });
+    expect(problem.diagnostics).toEqual([
+      { code: 'tool-not-granted', step: 'sub/peek', message: "Step 'sub/peek': the tool 'json' is not one the starting caller's envelope grants; see GET /api/tools." },
+      { code: 'tool-not-granted', step: 'find', message: "Step 'find': the tool 'knowledge' is not one the starting caller's envelope grants; see GET /api/tools." },
+      { code: 'no-chat-model', step: 'ask', message: "Step 'ask' calls the chat model, and no chat model is configured on this host (AppConfig:AI:ChatModel:Provider)." },
+    ]);
+    // Nothing was admitted: the caller holds no run and the workflow none.
+    expect((await owned.app.inject({ method: 'GET', url: '/api/workflows/runs', headers: carol })).json().runs).toEqual([]);
+    // The definition itself is valid: validate (the definition's checks) has nothing to say.
+    const stored = (await owned.app.inject({ method: 'GET', url: `/api/workflows/${parent}`, headers: carol })).json();
+    const definition = { name: stored.name, steps: stored.steps.map(({ name, type, configuration }: Record<string, unknown>) => ({ name, type, configuration })), edges: stored.edges };
+    expect((await owned.app.inject({ method: 'POST', url: '/api/workflows/validate', headers: carol, payload: definition })).json()).toEqual({ valid: true, diagnostics: [] });
   });
 
   it('lets only the run’s owner poll, cancel and answer approvals; others get the same 404 as unknown ids', async () => {

@@ -5,7 +5,7 @@
 // the storage (a Memory host restarted) still finds it.
 import type { Clock } from '../../platform/clock/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
-import type { InsertResult, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
+import { compareNewestFirst, decodeCursor, encodeCursor, type InsertResult, type RecordKey, type RecordPatch, type Storage, type StoredRecord } from '../../platform/storage/index.js';
 import type { EvalRunData, FiledRun, FinishedStatus, RunDetails } from '../eval-run.js';
 import type { CaseResult } from '../runner/case-execution.js';
 import { ReportFiles } from './report-files.js';
@@ -116,20 +116,54 @@ export class EvalStore {
     return { run: document.run, details: reclaimed ? undefined : document.details };
   }
 
-  /** The caller's runs, newest first: live ones as they stand, finished ones with their details until reclaimed. */
+  /**
+   * The caller's runs, newest first: live ones as they stand, finished ones with their details until
+   * reclaimed; with ReportsRoot, the runs kept there that the storage no longer holds (a Memory host
+   * restarted) are merged in, in the same (createdAt, jobId) order the storage's cursor follows.
+   */
   async list(
     owner: Owner,
     page: { readonly limit: number; readonly cursor: string | null },
   ): Promise<{ runs: Array<{ live: EvalRunData } | FiledLookup>; nextCursor: string | null }> {
     const found = await this.#options.storage.records.list<EvalRunData>(RUN_COLLECTION, owner.ownerId, page);
-    const runs = await Promise.all(
+    const stored = await Promise.all(
       found.records.map(async ({ data }): Promise<{ live: EvalRunData } | FiledLookup> => {
         if (data.status === 'Queued' || data.status === 'Running') return { live: data };
         const details = await this.#options.storage.records.get<RunDetails>({ collection: DETAILS_COLLECTION, ownerId: owner.ownerId, id: data.jobId });
         return { run: filedRun({ ...data, status: data.status }), details: details?.data };
       }),
     );
-    return { runs, nextCursor: found.nextCursor };
+    if (this.#files === null) return { runs: stored, nextCursor: found.nextCursor };
+    return this.#withKept(owner, page, stored, found.nextCursor);
+  }
+
+  async #withKept(
+    owner: Owner,
+    page: { readonly limit: number; readonly cursor: string | null },
+    stored: Array<{ live: EvalRunData } | FiledLookup>,
+    storedNext: string | null,
+  ): Promise<{ runs: Array<{ live: EvalRunData } | FiledLookup>; nextCursor: string | null }> {
+    const position = (entry: { live: EvalRunData } | FiledLookup) => {
+      const run = 'live' in entry ? entry.live : entry.run;
+      return { createdAt: run.createdAt, id: run.jobId };
+    };
+    const after = page.cursor === null ? null : decodeCursor(page.cursor);
+    const last = stored.at(-1);
+    // Every stored run up to the storage page's last one is on that page: a kept run in that stretch
+    // that is not on it is one the storage no longer holds. Beyond it, the next page decides.
+    const bound = storedNext === null || last === undefined ? null : position(last);
+    const onPage = new Set(stored.map((entry) => position(entry).id));
+    const kept = (await this.#files!.runs(owner.ownerId))
+      .map((run) => ({ createdAt: run.createdAt, id: run.jobId }))
+      .filter((at) => after === null || compareNewestFirst(after, at) < 0)
+      .sort(compareNewestFirst);
+    const within = kept.filter((at) => bound === null || compareNewestFirst(at, bound) <= 0);
+    const missing = await Promise.all(within.filter((at) => !onPage.has(at.id)).map((at) => this.find(owner, at.id)));
+    const merged = [...stored, ...missing.filter((entry) => entry !== undefined)].sort((a, b) => compareNewestFirst(position(a), position(b)));
+    const runs = merged.slice(0, page.limit);
+    const more = merged.length > page.limit || storedNext !== null || within.length < kept.length;
+    const lastShown = runs.at(-1);
+    return { runs, nextCursor: more && lastShown !== undefined ? encodeCursor(position(lastShown)) : null };
   }
 
   /** Drops reclaimed details and expired summaries (with any checkpoints left). */

@@ -2,8 +2,10 @@
 // `<root>/<sha256(owner id)>/<jobId>.json`, so a lookup only ever reads inside the caller's own folder
 // (another caller's run is a missing file, by construction). Writes are atomic: a temporary file in the
 // same folder, then a rename. Only job ids of the shape this host mints ever reach the filesystem.
+// The list of an owner's kept runs (their summaries) is read from the folder once per process and
+// kept up to date by this process's writes.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FiledRun, RunDetails } from '../eval-run.js';
 
@@ -18,6 +20,8 @@ export interface ReportDocument {
 
 export class ReportFiles {
   readonly #root: string;
+  /** Per owner id: the kept runs' summaries by job id, once read. */
+  readonly #kept = new Map<string, Promise<Map<string, FiledRun>>>();
 
   constructor(root: string) {
     this.#root = root;
@@ -41,6 +45,29 @@ export class ReportFiles {
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
+    (await this.#kept.get(run.ownerId))?.set(run.jobId, run);
+  }
+
+  /** The summaries of every run kept for this owner (any order; unreadable files left out). */
+  async runs(ownerId: string): Promise<FiledRun[]> {
+    let kept = this.#kept.get(ownerId);
+    if (kept === undefined) {
+      kept = this.#readFolder(ownerId);
+      this.#kept.set(ownerId, kept);
+    }
+    return [...(await kept).values()];
+  }
+
+  async #readFolder(ownerId: string): Promise<Map<string, FiledRun>> {
+    let names: string[];
+    try {
+      names = await readdir(this.#folder(ownerId));
+    } catch {
+      return new Map();
+    }
+    const jobIds = names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+    const documents = await Promise.all(jobIds.map((jobId) => this.read(ownerId, jobId)));
+    return new Map(documents.filter((d) => d !== undefined).map((d) => [d.run.jobId, d.run]));
   }
 
   /** The caller's filed run, or undefined (unknown, foreign, malformed id or unreadable file alike). */

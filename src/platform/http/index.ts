@@ -10,7 +10,7 @@ export { clientErrorHandler } from './client-error-handler.js';
 export { limitConnections, type ConnectionLimits } from './connection-limits.js';
 export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js';
 export { validationProblem, storageProblem } from './framework-errors.js';
-export { ProblemDetailsSchema, problemResponses } from './problem-schema.js';
+export { ProblemDetailsSchema, parserRefusalResponse, problemResponses } from './problem-schema.js';
 export type { App } from './app-type.js';
 export { PathId } from './path-id.js';
 export { requestOrigin } from './request-origin.js';

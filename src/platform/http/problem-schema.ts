@@ -31,3 +31,16 @@ export function problemResponses(...statuses: number[]): Record<number, unknown>
   }
   return responses;
 }
+
+/**
+ * The 4xx a public, input-free GET can answer (the probes, /metrics, /openapi.json, the RFC 9728
+ * metadata): the route itself refuses nothing (no token, no rate limit, no parameters, no body read),
+ * so the only 4xx are those Node's HTTP parser sends before routing, without a body (DESIGN §10
+ * exempts them from problem+json). Declared so the contract says what the route can answer.
+ */
+export const parserRefusalResponse = {
+  '4XX': {
+    description: 'Never sent by the route itself; only a request Node’s HTTP parser refuses before routing (400 malformed, 431 headers too large), with no body.',
+    type: 'null',
+  },
+} as const;

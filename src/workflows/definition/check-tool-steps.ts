@@ -3,7 +3,7 @@
 // only at run time, so schema errors at or below it are left to the step runner (errors about which
 // keys are present are not, since keys are never templated). Tools of MCP servers are checked when
 // the run starts: validation never contacts a server. Whether the caller's envelope grants the tool
-// is a run-time question too (the starting caller's envelope decides).
+// is decided when the run starts, by the starting caller's envelope (runs/check-run-start.ts).
 import type { ParameterValidator, SchemaError, ToolRegistry } from '../../tools/index.js';
 import type { DiagnosticList } from './diagnostic.js';
 import { closest } from './json-fields.js';

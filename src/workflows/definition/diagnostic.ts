@@ -1,7 +1,9 @@
 // One structural problem of a workflow definition. Validation collects every one of them before
-// answering, so a caller fixes a definition in one round trip instead of one error at a time.
+// answering, so a caller fixes a definition in one round trip instead of one error at a time. A few
+// are found only when a run starts: what the starting caller's envelope grants and the host offers.
 
-export const diagnosticCodes = [
+/** What validate and submit report. */
+export const definitionDiagnosticCodes = [
   'invalid-definition',
   'missing-field',
   'invalid-field',
@@ -32,6 +34,11 @@ export const diagnosticCodes = [
   'sub-plan-recursion',
   'sub-plan-too-deep',
 ] as const;
+
+/** What refuses a run at start (runs/check-run-start.ts), in the same shape. */
+export const startDiagnosticCodes = ['tool-not-granted', 'no-chat-model'] as const;
+
+export const diagnosticCodes = [...definitionDiagnosticCodes, ...startDiagnosticCodes] as const;
 
 export type DiagnosticCode = (typeof diagnosticCodes)[number];
 

@@ -1,5 +1,6 @@
-// Workflow runs without HTTP: start (202: admitted under the starting caller's envelope with its plan,
-// one live run per workflow and MaxActiveRunsPerOwner checked atomically, then dispatched by the run
+// Workflow runs without HTTP: start (400 with diagnostics when the starter's envelope does not grant a
+// step's tool or the host has no chat model for an LlmCall; else 202: admitted under the starting
+// caller's envelope with its plan, one live run per workflow and MaxActiveRunsPerOwner checked atomically, then dispatched by the run
 // engine), poll, list, cancel per SPEC.md's table, answer approvals, watch, sweep. Every operation works
 // from any instance: state is read from the storage, cancels and decisions reach the executing
 // instance through the engine's typed messages.
@@ -20,12 +21,14 @@ import {
   approvalNotFound,
   ownerRunCapReached,
   runAlreadyFinal,
+  runCannotStart,
   runTooLarge,
   runNotFound,
   workflowHasLiveRun,
   workflowNotFound,
 } from '../problems.js';
 import { checkRunSize } from '../steps/check-run-size.js';
+import { checkRunStart, type StartHost } from './check-run-start.js';
 import type { StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { loadSubPlans } from './load-sub-plans.js';
 import { projectRun, type RunProjection } from './run-projection.js';
@@ -48,6 +51,8 @@ export interface WorkflowRunServiceDependencies {
   readonly maxActiveRunsPerOwner: number;
   /** Size bounds a run must fit when its size is knowable at start (rendered templates, expansion). */
   readonly stepLimits: StepRunnerDependencies['limits'];
+  /** What the host offers a run (its tools, a chat model), checked at start with the starter's envelope. */
+  readonly host: StartHost;
 }
 
 export interface CancelResult {
@@ -74,13 +79,17 @@ export class WorkflowRunService {
     const tooLarge = checkRunSize(graph, runInput, this.#deps.stepLimits);
     if (tooLarge !== undefined) throw runTooLarge(tooLarge);
     const jobId = ids.opaque();
+    const envelope = this.#deps.access.authorize(starter, 'workflows.run', { jobId, requestId });
+    const steps = flattenGraph(graph);
+    const [refused, ...more] = checkRunStart(steps, envelope, this.#deps.host);
+    if (refused !== undefined) throw runCannotStart([refused, ...more]);
     const run: WorkflowRunData = {
       jobId,
       workflowId,
       ownerId: starter.ownerId,
-      envelope: this.#deps.access.authorize(starter, 'workflows.run', { jobId, requestId }),
+      envelope,
       input: runInput,
-      steps: flattenGraph(graph).map((step) => ({ id: step.id, name: step.path, type: step.type })),
+      steps: steps.map((step) => ({ id: step.id, name: step.path, type: step.type })),
       createdAt: clock.now(),
       status: 'Queued',
       startedAt: null,
