@@ -12,6 +12,7 @@ import { StorageStartError, createStorage, type Storage } from '../platform/stor
 import { buildApp } from '../app.js';
 import type { CommandIo } from './cli-io.js';
 import { serviceStartedLine, startupBanner } from './startup-banner.js';
+import { runnable } from './runnable.js';
 
 export const SHUTDOWN_DEADLINE_MS = 10_000;
 /** How long the banner waits for MCP servers to connect before calling them not connected. */
@@ -133,7 +134,7 @@ export async function runServe(args: string[], io: CommandIo, options: ServeOpti
     ...startupBanner(config, base, mcpServers),
     config.bundleExecution.auth.allowAnonymous
       ? `try: curl -s ${base}/api/capabilities`
-      : `try: curl -s -H "Authorization: Bearer $(npx portcullis token --sub alice)" ${base}/api/capabilities`,
+      : `try: curl -s -H "Authorization: Bearer $(${runnable('token --sub alice')})" ${base}/api/capabilities`,
   ];
   if (io.stdoutIsTheLog === true) io.stdout(JSON.stringify(serviceStartedLine(config, base, [...head, ...banner])));
   else for (const line of banner) io.stdout(line);
