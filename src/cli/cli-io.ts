@@ -11,6 +11,8 @@ export interface CommandIo {
   readonly write?: (text: string) => void;
   /** stderr when it is a terminal (progress bars draw there). */
   readonly terminal?: NodeJS.WriteStream;
+  /** stdout and stderr are the same file, not a terminal (`2>&1 | jq`): serve prints its banner as one JSON line. */
+  readonly stdoutIsTheLog?: boolean;
 }
 
 export const USAGE = [

@@ -1,7 +1,8 @@
 // `portcullis migrate [--config FILE]...`: applies the storage schema migrations of this build to the
 // configured PostgreSQL schema and exits (0 done or nothing to do, 1 configuration refused, database
 // unreachable or schema newer than this build, 2 bad usage). With the Memory provider there is
-// nothing to migrate. The configuration is read exactly as `serve` reads it.
+// nothing to migrate. The configuration is read as `serve` reads it, but only the storage rules
+// run: migrating needs no authentication, envelopes or dataset roots, so their absence refuses nothing.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { systemClock } from '../platform/clock/index.js';
@@ -37,7 +38,7 @@ export async function runMigrate(args: string[], io: CommandIo): Promise<number>
     io.stdout(MIGRATE_USAGE);
     return 0;
   }
-  const loaded = loadConfig({ cwd: io.cwd, env: io.env, configFiles: parsed.values.config ?? [] });
+  const loaded = loadConfig({ cwd: io.cwd, env: io.env, configFiles: parsed.values.config ?? [], rules: 'storage' });
   if (!loaded.ok) {
     for (const problem of loaded.problems) io.stderr(problem);
     return 1;

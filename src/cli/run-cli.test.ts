@@ -40,7 +40,7 @@ describe('portcullis', () => {
     [['serve', '--help'], ['--config FILE', '(default: none)', '--port N', '(default: $PORT, else 8080)', '--host H', '(default: $HOST, else 127.0.0.1)']],
     [['dev-idp', '--help'], ['--port N', '--state DIR', '(default: .portcullis)']],
     [['token', '--help'], ['--sub S', '--oid O', '--role R', '--ttl T', '(default: 1h)', '--state DIR', '(default: .portcullis)']],
-    [['bundle', '--help'], ['pack DIR [-o FILE]']],
+    [['bundle', '--help'], ['pack DIR [-o FILE]', 'run DIR-or-ZIP --message TEXT...', 'bundle run --help']],
     [['bundle', 'pack', '--help'], ['-o, --output FILE', '(default: <folder name>.zip in the working directory)']],
   ])('answers %j with exit 0 and its options with defaults on stdout', async (argv, expected) => {
     const t = io();

@@ -1,7 +1,7 @@
 // `portcullis serve`: load and validate the configuration (exit 1 listing every problem), open the
 // configured storage (exit 1 with one line naming the key when the database is unreachable), build
 // the app, listen (exit 1 with a hint when the port is taken), print the URL and the start-up banner
-// (startup-banner.ts), and shut down on SIGINT/SIGTERM within 10 seconds: connections still open at
+// (startup-banner.ts; one JSON line when stdout is the log, decision 2701), and shut down on SIGINT/SIGTERM within 10 seconds: connections still open at
 // the deadline are closed, and close hooks still hanging then are left behind (exit 1, said in a warn
 // line), so a stuck dependency never keeps the process alive.
 import { parseArgs } from 'node:util';
@@ -11,7 +11,8 @@ import { systemClock } from '../platform/clock/index.js';
 import { StorageStartError, createStorage, type Storage } from '../platform/storage/index.js';
 import { buildApp } from '../app.js';
 import type { CommandIo } from './cli-io.js';
-import { startupBanner } from './startup-banner.js';
+import { serviceStartedLine, startupBanner } from './startup-banner.js';
+import { runnable } from './runnable.js';
 
 export const SHUTDOWN_DEADLINE_MS = 10_000;
 /** How long the banner waits for MCP servers to connect before calling them not connected. */
@@ -124,16 +125,20 @@ export async function runServe(args: string[], io: CommandIo, options: ServeOpti
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : parsed.port;
   const base = `http://${displayHost(parsed.host)}:${port}`;
-  io.stdout(`listening on ${base}`);
-  io.stdout(`environment: ${config.environment}`);
+  // Into a JSON log (`2>&1 | jq`) the banner goes as one JSON line once complete; otherwise the URL
+  // line comes first, before the MCP probe, for the scripts that wait on it (decision 2701).
+  const head = [`listening on ${base}`, `environment: ${config.environment}`];
+  if (io.stdoutIsTheLog !== true) for (const line of head) io.stdout(line);
   const mcpServers = await probe.mcpServers(AbortSignal.timeout(MCP_PROBE_MS)).catch(() => ({}));
-  for (const line of startupBanner(config, base, mcpServers)) io.stdout(line);
-  if (config.bundleExecution.auth.allowAnonymous) logger.warn({ event: 'auth.anonymous' }, 'anonymous mode is on: no bearer token is checked');
-  io.stdout(
+  const banner = [
+    ...startupBanner(config, base, mcpServers),
     config.bundleExecution.auth.allowAnonymous
       ? `try: curl -s ${base}/api/capabilities`
-      : `try: curl -s -H "Authorization: Bearer $(npx portcullis token --sub alice)" ${base}/api/capabilities`,
-  );
+      : `try: curl -s -H "Authorization: Bearer $(${runnable('token --sub alice')})" ${base}/api/capabilities`,
+  ];
+  if (io.stdoutIsTheLog === true) io.stdout(JSON.stringify(serviceStartedLine(config, base, [...head, ...banner])));
+  else for (const line of banner) io.stdout(line);
+  if (config.bundleExecution.auth.allowAnonymous) logger.warn({ event: 'auth.anonymous' }, 'anonymous mode is on: no bearer token is checked');
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

@@ -47,6 +47,14 @@ export function startupBanner(
   return lines;
 }
 
+/**
+ * The banner as one log line (`event` service.started, pino's info level and epoch-ms time), for when
+ * stdout is the JSON log: `url` and `environment` to select on, `banner` the human lines as printed.
+ */
+export function serviceStartedLine(config: AppConfig, base: string, banner: readonly string[]): Record<string, unknown> {
+  return { level: 30, time: Date.now(), event: 'service.started', url: base, environment: config.environment, banner, msg: `listening on ${base}` };
+}
+
 function mcpServerState(status: { readonly connected: boolean; readonly protocolVersion?: string } | undefined): string {
   if (status?.connected !== true) return 'NOT connected';
   return status.protocolVersion === undefined ? 'connected' : `connected, MCP ${status.protocolVersion}`;

@@ -115,9 +115,9 @@ describe('portcullis eval run', () => {
   });
 
   it('exits 3 when the service refuses (unknown dataset) or cannot be reached, 2 on bad usage', async () => {
-    const refused = await cli(['eval', 'run', 'no-such-dataset', '--wait']);
+    const refused = await cli(['eval', 'run', 'greet', 'no-such-dataset', '--wait']);
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('the service refused: 404 Not found');
+    expect(refused.stderr).toMatch(/^portcullis eval run: no dataset named 'no-such-dataset'; the service has .*\bgreet\b.*\n.*the service refused: 404 Not found/);
     const unreachable = await cli(['eval', 'run', 'greet', '--url', 'http://127.0.0.1:9', '--token', 'x']);
     expect(unreachable.code).toBe(3);
     expect(unreachable.stderr).toContain('cannot reach the service at http://127.0.0.1:9');

@@ -32,8 +32,12 @@ function env(storage: Record<string, string>): Record<string, string> {
   };
 }
 
+function postgresKeys(schema: string, url = server.url): Record<string, string> {
+  return { AppConfig__Storage__Provider: 'Postgres', AppConfig__Storage__Postgres__ConnectionString: url, AppConfig__Storage__Postgres__Schema: schema };
+}
+
 function postgres(schema: string, url = server.url): Record<string, string> {
-  return env({ AppConfig__Storage__Provider: 'Postgres', AppConfig__Storage__Postgres__ConnectionString: url, AppConfig__Storage__Postgres__Schema: schema });
+  return env(postgresKeys(schema, url));
 }
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -67,6 +71,21 @@ describe('portcullis migrate', () => {
     const again = await runCli(['migrate'], { cwd, env: postgres('cli_fresh') });
     expect(again).toMatchObject({ code: 0, stdout: `schema "cli_fresh" is up to date (version ${LATEST_SCHEMA_VERSION})\n` });
     expect(first.stderr + again.stderr).not.toContain(PASSWORD);
+  });
+
+  // Issue 27: the README's PostgreSQL snippet runs migrate before any authentication is configured.
+  it('needs no authentication: a Production configuration with storage keys only migrates, and with Memory has nothing to do', async () => {
+    const storageOnly = (storage: Record<string, string>): Record<string, string> => ({ AppConfig__Logging__Level: 'warn', ...storage });
+    const serve = await runCli(['serve', '--port', '0'], { cwd, env: storageOnly({}) });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('no authentication configured');
+    const memory = await runCli(['migrate'], { cwd, env: storageOnly({}) });
+    expect(memory).toMatchObject({ code: 0, stdout: 'AppConfig:Storage:Provider is Memory: nothing to migrate.\n', stderr: '' });
+    const migrated = await runCli(['migrate'], { cwd, env: storageOnly(postgresKeys('cli_no_auth')) });
+    expect(migrated).toMatchObject({ code: 0, stdout: expect.stringContaining('to schema "cli_no_auth" (now version') as unknown });
+    const missing = await runCli(['migrate'], { cwd, env: storageOnly({ AppConfig__Storage__Provider: 'Postgres' }) });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('AppConfig:Storage:Postgres:ConnectionString: is required when AppConfig:Storage:Provider is Postgres\n');
   });
 
   it('exits 1 naming the key when the database is unreachable or the schema is newer, never showing the password', async () => {

@@ -1,4 +1,5 @@
-// `portcullis bundle <subcommand>`: today only `pack`.
+// `portcullis bundle <subcommand>`: `pack` here; `run` (which talks to a service) is dispatched by
+// run-cli.ts to remote/, but listed in this help so `bundle --help` shows both.
 import type { PackIo } from './pack-io.js';
 import { runBundlePack } from './run-bundle-pack.js';
 
@@ -6,10 +7,11 @@ export const BUNDLE_USAGE = [
   'usage: portcullis bundle <subcommand>',
   '',
   'subcommands:',
-  '  pack DIR [-o FILE]   zip an agent folder and check it as the server would (see: bundle pack --help)',
+  '  pack DIR [-o FILE]                     zip an agent folder and check it as the server would (see: bundle pack --help)',
+  '  run DIR-or-ZIP --message TEXT...       upload (packing a folder) and run a conversation (see: bundle run --help)',
   '',
   'options:',
-  '  -h, --help           show this help',
+  '  -h, --help                             show this help',
 ].join('\n');
 
 export async function runBundle(args: string[], io: PackIo): Promise<number> {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { CliIo } from './cli-io.js';
 import { DEFAULT_STATE_DIR, stateFilePath } from './dev-idp-state.js';
 import { startDevIdp, type DevIdp } from './start-dev-idp.js';
+import { runnable } from '../runnable.js';
 
 export const DEV_IDP_USAGE = [
   'usage: portcullis dev-idp [--port N] [--state DIR]',
@@ -67,7 +68,7 @@ export async function runDevIdp(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   io.stderr(`dev identity provider listening on ${idp.url} (issuer ${idp.issuer})`);
-  io.stderr(`state and signing key: ${stateFilePath(stateDir)}; mint a token with: npx portcullis token --sub alice`);
+  io.stderr(`state and signing key: ${stateFilePath(stateDir)}; mint a token with: ${runnable('token --sub alice')}`);
   for (const line of devIdpConfigLines(idp)) io.stdout(line);
 
   await untilStopped(io.signal);

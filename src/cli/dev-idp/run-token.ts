@@ -7,6 +7,7 @@ import { DEFAULT_STATE_DIR, readDevIdpState, stateFilePath } from './dev-idp-sta
 import { instanceFor, issuerFor } from './dev-idp-urls.js';
 import { mintDevToken } from './mint-dev-token.js';
 import { parseTtl } from './parse-ttl.js';
+import { runnable } from '../runnable.js';
 
 export const TOKEN_USAGE = [
   'usage: portcullis token --sub S [--oid O] [--name N] [--role R]... [--ttl 1h] [--state DIR]',
@@ -62,7 +63,7 @@ export async function runToken(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   if (state === null || state.port === null) {
-    io.stderr(`portcullis token: no dev-idp state at ${stateFilePath(stateDir)}; run 'npx portcullis dev-idp' first`);
+    io.stderr(`portcullis token: no dev-idp state at ${stateFilePath(stateDir)}; run '${runnable('dev-idp')}' first`);
     return 1;
   }
   const issuer = issuerFor(instanceFor(state.host, state.port), state.tenantId);

@@ -9,6 +9,7 @@ import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { alignedLines, allOf, PAGE_LIMIT, pagesOf, printList } from './listing.js';
 import { groupUsage, noArguments, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { runnable } from '../runnable.js';
 
 type Approval = Schema<'Approval'>;
 type ApprovalStatus = Approval['status'];
@@ -58,8 +59,7 @@ export const APPROVALS_USAGE = [
 
 /** The command line that approves an approval, as hints print it (decision 1001: runnable as shown). */
 export function decideHint(approvalId: string): string {
-  // Opaque ids may begin with '-': after '--' they stay ids instead of reading as options.
-  return `npx portcullis approvals decide ${approvalId.startsWith('-') ? '-- ' : ''}${approvalId} approve`;
+  return `${runnable('approvals decide', approvalId)} approve`;
 }
 
 export async function runApprovalsCommand(args: string[], io: RemoteIo): Promise<number> {

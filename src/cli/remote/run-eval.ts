@@ -3,7 +3,7 @@
 // progress bar, writes the JUnit report, and exits 0 on Pass (or Warn), 1 on Fail (promptfoo-style).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { unwrap, type EvalRun } from '../../client/index.js';
+import { isPortcullisProblem, unwrap, type EvalRun, type PortcullisClient } from '../../client/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
@@ -38,7 +38,10 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
     const body = { datasets: positionals, ...evalRunOptions(values, { threshold: 'threshold', tag: 'tag' }) };
     const pollMs = integerOption(values['poll-interval'], '--poll-interval');
     const junit = typeof values.junit === 'string' ? resolve(io.cwd, values.junit) : undefined;
-    const started = await unwrap(client.api.POST('/api/evals/runs', { body }));
+    const started = await unwrap(client.api.POST('/api/evals/runs', { body })).catch(async (error: unknown) => {
+      if (isPortcullisProblem(error) && error.status === 404) await nameUnknownDatasets(client, positionals, io);
+      throw error;
+    });
     if (values.wait !== true && junit === undefined) {
       io.stdout(json ? JSON.stringify(started) : `started eval run ${started.jobId} (${started.statusUrl})`);
       return EXIT.ok;
@@ -73,4 +76,15 @@ function summary(run: EvalRun): string {
   const c = run.counts;
   const rate = run.report ? ` (fail rate ${run.report.failRate.toFixed(2)}, threshold ${run.report.failRateThreshold})` : '';
   return `verdict ${run.verdict ?? '?'}: ${c.passed} passed, ${c.warned} warned, ${c.failed} failed, ${c.errored} errored of ${c.total}${rate}`;
+}
+
+/** The service's 404 names no dataset: say which of those asked for it does not list, and what it has. */
+async function nameUnknownDatasets(client: PortcullisClient, asked: readonly string[], io: RemoteIo): Promise<void> {
+  const listed = await unwrap(client.api.GET('/api/evals/datasets')).catch(() => undefined);
+  if (listed === undefined) return;
+  const unknown = asked.filter((name) => !listed.datasets.includes(name));
+  if (unknown.length === 0) return;
+  io.stderr(
+    `portcullis eval run: no dataset named ${unknown.map((name) => `'${name}'`).join(', ')}; the service has ${listed.datasets.length === 0 ? 'none' : listed.datasets.join(', ')}`,
+  );
 }

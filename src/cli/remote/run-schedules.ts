@@ -11,6 +11,7 @@ import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { alignedLines, allOf, PAGE_LIMIT, pagesOf, printList } from './listing.js';
 import { evalRunOptions, integerOption, jsonObjectOption } from './option-values.js';
 import { groupUsage, noArguments, oneId, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { runnable } from '../runnable.js';
 
 type Schedule = Schema<'Schedule'>;
 type ScheduleTarget = Schema<'ScheduleTarget'>;
@@ -80,7 +81,7 @@ export const SCHEDULE_USAGE = [
   '  delete SCHEDULE_ID                                            it never fires again',
   '  fires SCHEDULE_ID                                             its recent fires, newest first',
   '',
-  "ids may begin with '-': put them after -- (portcullis schedule delete -- SCHEDULE_ID)",
+  `ids may begin with '-': put them after -- (${runnable('schedule delete -- SCHEDULE_ID')})`,
   'each subcommand has --help',
 ].join('\n');
 

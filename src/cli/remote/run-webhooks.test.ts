@@ -78,7 +78,7 @@ describe('webhook command lines refused before anything is sent', () => {
   it.each([
     [[], 'a subcommand is needed'],
     [['add'], "unknown subcommand 'add'"],
-    [['create', '--event', 'eval.run.finished'], "the webhook's URL is needed (portcullis webhook create URL --event NAME; --url is the service's origin)"],
+    [['create', '--event', 'eval.run.finished'], "the webhook's URL is needed (npx portcullis webhook create URL --event NAME; --url is the service's origin)"],
     [['create', 'http://a/1', 'http://a/2', '--event', 'eval.run.finished'], "one URL only; unexpected 'http://a/2'"],
     [['create', 'http://127.0.0.1:9000/hooks'], 'at least one --event is needed'],
     [['create', 'http://127.0.0.1:9000/hooks', '--events', 'eval.run.finished'], "Unknown option '--events'"],

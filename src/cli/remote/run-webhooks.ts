@@ -13,6 +13,7 @@ import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { alignedLines, allOf, PAGE_LIMIT, pagesOf, printList } from './listing.js';
 import { integerOption } from './option-values.js';
 import { groupUsage, noArguments, oneId, runRemote, UsageError, type RemoteIo } from './remote-command.js';
+import { runnable } from '../runnable.js';
 
 type Webhook = Schema<'Webhook'>;
 type Delivery = Schema<'WebhookDelivery'>;
@@ -79,7 +80,7 @@ export const WEBHOOK_USAGE = [
   '  test WEBHOOK_ID                                   send it a webhook.test event',
   '  delete WEBHOOK_ID                                 stop delivering to it',
   '',
-  "ids may begin with '-': put them after -- (portcullis webhook deliveries -- WEBHOOK_ID)",
+  `ids may begin with '-': put them after -- (${runnable('webhook deliveries -- WEBHOOK_ID')})`,
   'each subcommand has --help',
 ].join('\n');
 
@@ -130,7 +131,7 @@ export async function runWebhookCommand(args: string[], io: RemoteIo): Promise<n
 /** The create request the command line asks for; event names are the service's to judge (an unknown one is its 400). */
 export function createRequest(values: Readonly<Record<string, string | boolean | string[] | undefined>>, positionals: readonly string[]): Schema<'CreateWebhook'> {
   if (positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? "the webhook's URL is needed (portcullis webhook create URL --event NAME; --url is the service's origin)" : `one URL only; unexpected '${positionals[1]}'`);
+    throw new UsageError(positionals.length === 0 ? `the webhook's URL is needed (${runnable('webhook create URL --event NAME')}; --url is the service's origin)` : `one URL only; unexpected '${positionals[1]}'`);
   }
   const events = Array.isArray(values.event) ? values.event : [];
   if (events.length === 0) throw new UsageError('at least one --event is needed');
@@ -180,6 +181,6 @@ export function deliveryLines(deliveries: readonly Delivery[]): string[] {
 }
 
 /** The command line that lists a webhook's deliveries, as hints print it (decision 1001: runnable as shown). */
-function deliveriesHint(id: string): string {
-  return `npx portcullis webhook deliveries ${id.startsWith('-') ? '-- ' : ''}${id}`;
+export function deliveriesHint(id: string): string {
+  return runnable('webhook deliveries', id);
 }

@@ -12,6 +12,7 @@ import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { jsonObjectOption } from './option-values.js';
 import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 import { approvalsOf, DECISION_COMMENT_OPTION, decideHint } from './run-approvals.js';
+import { runnable } from '../runnable.js';
 
 export const WORKFLOW_SUBMIT_SPEC: CommandSpec = {
   name: 'workflow submit',
@@ -36,7 +37,7 @@ export const WORKFLOW_RUN_SPEC: CommandSpec = {
 const decisionSpec = (verb: 'approve' | 'reject'): CommandSpec => ({
   name: `workflow ${verb}`,
   positionals: 'JOB_ID APPROVAL_ID',
-  summary: `${verb === 'approve' ? 'Approve' : 'Reject'} a pending approval of a run (portcullis workflow run --watch prints the job id first, the approval id at the gate).`,
+  summary: `${verb === 'approve' ? 'Approve' : 'Reject'} a pending approval of a run (${runnable('workflow run ID --watch')} prints the job id first, the approval id at the gate).`,
   options: { comment: DECISION_COMMENT_OPTION, ...CONNECTION_OPTIONS },
   notes: REMOTE_NOTES,
 });

@@ -466,3 +466,14 @@ describe('loadConfig result', () => {
     expect(result.problems.join('\n')).not.toContain('sk-secret');
   });
 });
+
+describe('loadConfig rules: storage (portcullis migrate)', () => {
+  it('runs only the storage rules: no authentication refuses nothing, a Postgres provider without a connection string still does', () => {
+    expect(load({ env: {} })).toMatchObject({ ok: false, problems: [expect.stringContaining('no authentication configured')] });
+    expect(load({ env: {}, rules: 'storage' })).toMatchObject({ ok: true });
+    expect(load({ env: { AppConfig__Storage__Provider: 'Postgres' }, rules: 'storage' })).toEqual({
+      ok: false,
+      problems: ['AppConfig:Storage:Postgres:ConnectionString: is required when AppConfig:Storage:Provider is Postgres'],
+    });
+  });
+});

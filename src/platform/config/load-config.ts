@@ -11,7 +11,7 @@ import { readFileLayers } from './file-layers.js';
 import { readHostSettings } from './host-settings.js';
 import { keyTable } from './key-table.js';
 import { readTracingEnvironment } from './otel-environment.js';
-import { applyRules } from './rules/config-rules.js';
+import { applyRules, type RuleScope } from './rules/config-rules.js';
 import type { DraftConfig } from './rules/config-rule.js';
 import { buildSchemaTree } from './schema-tree.js';
 import { shapeMcpServers } from './shape-mcp-servers.js';
@@ -24,6 +24,12 @@ export interface LoadConfigOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Each --config FILE in order (relative to cwd). */
   readonly configFiles: readonly string[];
+  /**
+   * Which start-up rules run: `all` (default, `serve`), or `storage` for a command that uses only
+   * AppConfig:Storage (`migrate`): the rules reading other keys (authentication, envelopes, dataset
+   * roots, MCP servers) are skipped, so a configuration without authentication can still migrate.
+   */
+  readonly rules?: RuleScope;
 }
 
 export type LoadConfigResult =
@@ -34,7 +40,8 @@ const schema = buildSchemaTree(keyTable);
 const STANDARD_ENVIRONMENTS = new Set(['Development', 'Staging', 'Production']);
 const NOT_AS_DECLARED = 'loadConfig: the built configuration does not hold every key of the key table where its type says';
 
-export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadConfigResult {
+export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
+  const { cwd, env, configFiles } = options;
   const { environment, development } = readHostSettings(env);
   // A missing file for a name other than the three standard ones is most likely a typo (or a
   // lower-case `development` on a case-sensitive file system): say so rather than load nothing.
@@ -53,7 +60,7 @@ export function loadConfig({ cwd, env, configFiles }: LoadConfigOptions): LoadCo
   const decoded = built.value;
   if (!conformsToKeys(decoded, keyTable, 'decoded')) throw new Error(NOT_AS_DECLARED);
   const draft: DraftConfig = { environment, ...decoded };
-  const ruled = applyRules(draft, built.failedKeys, { development });
+  const ruled = applyRules(draft, built.failedKeys, { development }, options.rules);
   const tracing = readTracingEnvironment(env);
   problems.push(...built.problems, ...ruled.problems, ...tracing.problems);
   if (problems.length > 0) return { ok: false, problems };
