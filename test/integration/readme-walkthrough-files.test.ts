@@ -20,7 +20,8 @@ const WRITES: ReadonlyArray<readonly [string, RegExp]> = [
   ['mkdir', /\bmkdir(?:\s+-p)?\s+(\S+)/g],
   ['$EDITOR', /\$EDITOR\s+(\S+)/g],
   ['ReportsRoot', /ReportsRoot=(\S+)/g],
-  ['DatasetRoots', /DatasetRoots__\d+=(\S+)/g],
+  // A dataset root a walkthrough writes datasets into; the shipped examples/evals is only read.
+  ['DatasetRoots', /DatasetRoots__\d+=(?!examples\/evals(?:\s|$))(\S+)/g],
   // Without -o, `bundle pack DIR` writes DIR's name .zip into the working directory: the checkout.
   ['bundle pack without -o into the working directory', /bundle pack\s+(?![^\n]*\s-o\s)(\S+)/g],
 ];
