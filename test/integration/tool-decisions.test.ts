@@ -2,7 +2,8 @@
 // not grant included, and a call refused for its arguments — is exactly one `tool.call.decided` audit
 // line and one `portcullis_tool_calls_total` sample, on every surface: direct invocation, the MCP
 // gateway, bundle runs, workflow ToolUse steps and eval runs. One app (the Scripted model asks for tool calls with
-// `call <tool> <operation> <json>`); each test makes one denied and one refused call on its surface.
+// `call <tool> <operation> <json>`); each test makes one denied and one refused call on its surface (a
+// workflow whose step names an ungranted tool is refused at start instead: no call, no decision).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,12 +106,19 @@ describe('every tool decision is audited and counted once', () => {
     await expectOneDecisionEach('bundle');
   });
 
-  it('in a workflow ToolUse step: a tool the envelope lacks, and parameters that render to what the schema refuses', async () => {
-    const deniedRun = await start(t.app, await submit(t.app, chain('denied', toolStep('fetch', 'http_fetch', 'get', { url: 'http://example.invalid/' }))));
-    expect(await pollUntil(t.app, deniedRun.statusUrl, isFinal)).toMatchObject({ status: 'Failed' });
+  it('in a workflow ToolUse step: parameters that render to what the schema refuses; a tool the envelope lacks refuses the run at start, before any call', async () => {
+    const deniedStart = await t.app.inject({
+      method: 'POST',
+      url: `/api/workflows/${await submit(t.app, chain('denied', toolStep('fetch', 'http_fetch', 'get', { url: 'http://example.invalid/' })))}/runs`,
+    });
+    expect(deniedStart.statusCode).toBe(400);
+    expect(deniedStart.json<{ diagnostics: Array<{ code: string }> }>().diagnostics.map((d) => d.code)).toEqual(['tool-not-granted']);
     const refusedRun = await start(t.app, await submit(t.app, { ...chain('refused', toolStep('sum', 'calculator', 'evaluate', { expression: '{{ input.x }}' })), configuration: { input: { x: 7 } } }));
     expect(await pollUntil(t.app, refusedRun.statusUrl, isFinal)).toMatchObject({ status: 'Failed' });
-    await expectOneDecisionEach('workflow');
+    // No call was made for the refused start: the one decision is the refused call's.
+    expect(decisions('workflow').map((d) => [d['tool'], d['verdict'], d['denial'], d['refusal']])).toEqual([['calculator', 'allowed', null, 'invalid-parameters']]);
+    expect(await toolCalls({ tool: 'http_fetch', surface: 'workflow', outcome: 'denied', rule: 'not_granted' })).toBe(0);
+    expect(await toolCalls({ tool: 'calculator', surface: 'workflow', outcome: 'refused', rule: '' })).toBe(1);
   });
 
   it('in an eval run: a tool the subject asks for but the envelope narrows away, and arguments the schema refuses', async () => {
