@@ -7,31 +7,29 @@ import type { Clock } from '../../../clock/index.js';
 import { RATE_WINDOW_MS, type RateDecision, type RateWindows } from '../../rate-windows.js';
 import type { PgDatabase, PostgresLog } from '../connection/pg-database.js';
 import type { SchemaNames } from '../schema-names.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 export class PgRateWindows implements RateWindows {
   readonly #db: PgDatabase;
   readonly #clock: Clock;
-  readonly #log: PostgresLog;
   readonly #take: string;
-  readonly #prune: string;
-  #prunedAt = Number.NEGATIVE_INFINITY;
+  readonly #prune: PeriodicPrune;
 
   constructor(db: PgDatabase, names: SchemaNames, clock: Clock, log: PostgresLog) {
     this.#db = db;
     this.#clock = clock;
-    this.#log = log;
     const s = names.id;
     this.#take = `INSERT INTO ${s}.rate_windows AS w (policy, key, started_at, count) VALUES ($1, $2, $3, 1)
       ON CONFLICT (policy, key) DO UPDATE SET
         started_at = CASE WHEN w.started_at + ${RATE_WINDOW_MS} <= $3 THEN $3 ELSE w.started_at END,
         count = CASE WHEN w.started_at + ${RATE_WINDOW_MS} <= $3 THEN 1 ELSE least(w.count + 1, $4::integer + 1) END
       RETURNING started_at, count`;
-    this.#prune = `DELETE FROM ${s}.rate_windows WHERE started_at <= $1`;
+    this.#prune = new PeriodicPrune(db, log, { statement: `DELETE FROM ${s}.rate_windows WHERE started_at <= $1`, intervalMs: RATE_WINDOW_MS, failure: 'storage: pruning ended rate windows failed' });
   }
 
   async take(policy: string, key: string, permitsPerMinute: number): Promise<RateDecision> {
     const now = this.#clock.now();
-    this.#pruneEndedWindows(now);
+    this.#prune.maybe(now, now - RATE_WINDOW_MS);
     const rows = await this.#db.query<{ started_at: number; count: number }>(this.#take, [policy, key, now, permitsPerMinute], 'portcullis_rate_take');
     const window = rows[0];
     if (window === undefined) throw new Error('the rate window upsert returned nothing');
@@ -40,11 +38,4 @@ export class PgRateWindows implements RateWindows {
     return { allowed: false, retryAfterSeconds: Math.min(60, Math.max(1, Math.ceil(untilReset / 1_000))) };
   }
 
-  #pruneEndedWindows(now: number): void {
-    if (now - this.#prunedAt < RATE_WINDOW_MS) return;
-    this.#prunedAt = now;
-    this.#db.query(this.#prune, [now - RATE_WINDOW_MS]).catch((error: unknown) => {
-      this.#log.warn({ cause: this.#db.describe(error) }, 'storage: pruning ended rate windows failed');
-    });
-  }
 }

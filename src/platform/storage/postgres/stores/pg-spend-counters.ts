@@ -6,22 +6,20 @@ import type { Clock } from '../../../clock/index.js';
 import type { SpendCounter, SpendCounters } from '../../spend-counters.js';
 import type { PgDatabase, PostgresLog } from '../connection/pg-database.js';
 import type { SchemaNames } from '../schema-names.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 const PRUNE_MS = 60_000;
 
 export class PgSpendCounters implements SpendCounters {
   readonly #db: PgDatabase;
   readonly #clock: Clock;
-  readonly #log: PostgresLog;
   readonly #read: string;
   readonly #add: string;
-  readonly #prune: string;
-  #prunedAt = Number.NEGATIVE_INFINITY;
+  readonly #prune: PeriodicPrune;
 
   constructor(db: PgDatabase, names: SchemaNames, clock: Clock, log: PostgresLog) {
     this.#db = db;
     this.#clock = clock;
-    this.#log = log;
     const s = names.id;
     this.#read = `SELECT period, spent_nano FROM ${s}.spend WHERE owner_id = $1 AND period = ANY($2::text[]) AND expires_at > $3`;
     this.#add = `INSERT INTO ${s}.spend AS t (owner_id, period, spent_nano, expires_at)
@@ -30,7 +28,7 @@ export class PgSpendCounters implements SpendCounters {
         spent_nano = CASE WHEN t.expires_at <= $5 THEN excluded.spent_nano ELSE t.spent_nano + excluded.spent_nano END,
         expires_at = CASE WHEN t.expires_at <= $5 THEN excluded.expires_at ELSE greatest(t.expires_at, excluded.expires_at) END
       RETURNING period, spent_nano`;
-    this.#prune = `DELETE FROM ${s}.spend WHERE expires_at <= $1`;
+    this.#prune = new PeriodicPrune(db, log, { statement: `DELETE FROM ${s}.spend WHERE expires_at <= $1`, intervalMs: PRUNE_MS, failure: 'storage: pruning expired spend totals failed' });
   }
 
   async read(ownerId: string, periods: readonly string[]): Promise<readonly number[]> {
@@ -40,7 +38,7 @@ export class PgSpendCounters implements SpendCounters {
 
   async add(ownerId: string, counters: readonly SpendCounter[], nanoUsd: number): Promise<readonly number[]> {
     const now = this.#clock.now();
-    this.#pruneExpired(now);
+    this.#prune.maybe(now, now);
     const periods = counters.map((counter) => counter.period);
     const rows = await this.#db.query<{ period: string; spent_nano: string }>(
       this.#add,
@@ -50,13 +48,6 @@ export class PgSpendCounters implements SpendCounters {
     return inOrder(periods, rows);
   }
 
-  #pruneExpired(now: number): void {
-    if (now - this.#prunedAt < PRUNE_MS) return;
-    this.#prunedAt = now;
-    this.#db.query(this.#prune, [now]).catch((error: unknown) => {
-      this.#log.warn({ cause: this.#db.describe(error) }, 'storage: pruning expired spend totals failed');
-    });
-  }
 }
 
 /** bigint arrives as text: totals stay far below 2^53 nano-dollars (9 million dollars). */
