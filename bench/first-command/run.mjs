@@ -2,7 +2,7 @@
 // `npm ci` it (which builds, through `prepare`), then time `npx portcullis --version` with an empty
 // npx cache each round (npx links the checkout into that cache and runs its `prepare`, which now
 // builds only when an input changed), and the warm call after it.
-//   node bench/first-command/run.mjs [--rounds 5]
+//   node bench/first-command/run.mjs [--rounds 5] [--rev REV]   (REV: a commit to measure instead of HEAD)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { show, spread } from '../lib/stats.mjs';
 
-const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const rounds = Number(option('--rounds')) || 5;
+const rev = option('--rev');
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'portcullis-first-command-'));
 const clone = join(scratch, 'clone');
@@ -25,6 +27,7 @@ function timed(command, args, env = {}) {
 
 try {
   execFileSync('git', ['clone', '-q', repo, clone]);
+  if (rev) execFileSync('git', ['checkout', '-q', rev], { cwd: clone });
   const installMs = timed('npm', ['ci', '--no-audit', '--no-fund']);
   const first = [];
   const warm = [];
@@ -39,7 +42,7 @@ try {
   console.log(`npm ci (builds once):                 ${Math.round(installMs)} ms`);
   console.log(`first npx portcullis --version:       ${show(firstSpread, ' ms')}`);
   console.log(`second npx portcullis --version:      ${show(warmSpread, ' ms')}`);
-  console.log(JSON.stringify({ bench: 'first-command', rounds, installMs: Math.round(installMs), firstMs: firstSpread, warmMs: warmSpread }));
+  console.log(JSON.stringify({ bench: 'first-command', rev: rev ?? 'HEAD', rounds, installMs: Math.round(installMs), firstMs: firstSpread, warmMs: warmSpread }));
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
