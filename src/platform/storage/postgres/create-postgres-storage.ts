@@ -55,6 +55,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     throw toStorageError(error);
   }
   databaseClock?.start();
+  const rates = new PgRateWindows(db, names, clock, options.log);
   let closing: Promise<void> | undefined;
   // PostgreSQL text cannot hold U+0000: such an id is refused before any statement (with-storable-keys.ts).
   return withStorableKeys({
@@ -64,7 +65,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     records: new PgRecordStore(db, names, clock),
     journal: new PgRunJournal(db, hub, names, clock),
     signals: new PgSignalBus(db, hub, names),
-    rates: new PgRateWindows(db, names, clock, options.log),
+    rates,
     slots: new PgSlotStore(db, names, clock),
     spend: new PgSpendCounters(db, names, clock, options.log),
     blobs: new PgBlobStore(db, names),
@@ -75,6 +76,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     close: () =>
       (closing ??= (async () => {
         databaseClock?.stop();
+        await rates.close();
         await hub.close();
         await db.close();
       })()),
