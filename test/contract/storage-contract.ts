@@ -79,6 +79,19 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(JSON.stringify((await storage.journal.events(run, 0, 1))[0]?.event)).toBe(JSON.stringify(data));
       });
 
+      it('slides an expiry on touch with slack only when it is older than now + ttl − slack, and answers the record as stored either way', async () => {
+        await storage.records.insert({ ...key('slack'), createdAt: clock.now(), expiresAt: clock.now() + 10_000, data: 'h' });
+        const inserted = (await storage.records.get(key('slack')))!;
+        clock.advance(500);
+        const fresh = await storage.records.touch(key('slack'), 10_000, 1_000);
+        expect(fresh).toEqual(inserted);
+        clock.advance(501);
+        const slid = await storage.records.touch(key('slack'), 10_000, 1_000);
+        expect(slid?.expiresAt).toBe(clock.now() + 10_000);
+        expect(slid?.version).toBe(inserted.version + 1);
+        expect(await storage.records.touch(key('nothing'), 10_000, 1_000)).toBeUndefined();
+      });
+
       it('treats a record as absent from its expiry instant on, slides the expiry on touch, and sweeps expired ones', async () => {
         await storage.records.insert({ ...key('short'), createdAt: clock.now(), expiresAt: clock.now() + 1_000, data: 1 });
         await storage.records.insert({ ...key('long'), createdAt: clock.now(), expiresAt: clock.now() + 5_000, data: 2 });

@@ -50,32 +50,49 @@ function toHandle(record: StoredRecord<HandleData>): BundleHandle {
   };
 }
 
-/** A poll slides a handle's TTL at most once a second per instance (see `slide`). */
-const SLIDE_GRANULARITY_MS = 1_000;
+/**
+ * How far a poll's slide of a handle's TTL may lag (see `slide`): 1 % of the TTL, at least a second
+ * and at most a minute — 18 s of the default 30 minutes.
+ */
+export function slideGranularityMs(handleTtlMs: number): number {
+  return Math.min(60_000, Math.max(1_000, Math.floor(handleTtlMs / 100)));
+}
 
 export class HandleStore {
   readonly #options: HandleStoreOptions;
-  /** owner + handle → when this instance last slid it (polls only). */
-  readonly #slid = new LRUCache<string, number>({ max: 10_000 });
+  /** owner + handle → the expiry this instance last saw stored for it (polls only). */
+  readonly #seen = new LRUCache<string, number>({ max: 10_000 });
+  readonly #granularityMs: number;
 
   constructor(options: HandleStoreOptions) {
     this.#options = options;
+    this.#granularityMs = slideGranularityMs(options.handleTtlMs);
   }
 
   /**
-   * What a poll does to the handle it names: slides its TTL, at most once a second per instance (a
-   * write per poll would be a database round trip per poll; the TTL, whose expiresAt is a floor, then
-   * slides with one-second granularity). A poll's answer does not depend on the handle existing.
+   * What a poll does to the handle it names: slides its TTL, with a lag of at most the granularity
+   * (decision 2802). While the expiry this instance last saw is within the granularity of now + TTL,
+   * nothing is sent; otherwise one statement slides it only if it is older than that (so across every
+   * instance, one writes per granularity) and answers the expiry as stored, which this instance then
+   * remembers — a refresh another instance made counts here too. A handle polled at t therefore lives
+   * until at least t + TTL − granularity. A poll's answer does not depend on the handle existing.
    */
   slide(owner: Owner, handle: string): Promise<void> {
     const key = `${owner.ownerId}\u0000${handle}`;
-    const now = this.#options.clock.now();
-    const last = this.#slid.get(key);
-    // Slid a moment ago: only what this instance is removing is waited for (nothing, usually: no promise made).
-    if (last !== undefined && now - last < SLIDE_GRANULARITY_MS) return this.#options.staging.settled();
-    this.#slid.set(key, now);
+    const { clock, handleTtlMs, staging, storage } = this.#options;
+    const seen = this.#seen.get(key);
+    // Fresh enough: only what this instance is removing is waited for (nothing, usually: no promise made).
+    if (seen !== undefined && seen >= clock.now() + handleTtlMs - this.#granularityMs) return staging.settled();
     // Without building the handle a poll does not read, nor waiting on staging when it is there.
-    return this.#slideRecord(owner, handle).then((record) => (record === undefined ? this.#options.staging.settled() : undefined));
+    return storage.records.touch<HandleData>(this.#key(owner, handle), handleTtlMs, this.#granularityMs).then((record) => {
+      if (record === undefined) {
+        this.#seen.delete(key);
+        this.#noticeGone(owner, handle);
+        return staging.settled();
+      }
+      if (record.expiresAt !== null) this.#seen.set(key, record.expiresAt);
+      return undefined;
+    });
   }
 
   /** Registers a handle and keeps its archive for other instances; returns the epoch ms it expires at unless refreshed. */
@@ -113,6 +130,7 @@ export class HandleStore {
   /** Removes the handle if the caller owns it; says nothing either way (DELETE is non-disclosing). */
   async remove(owner: Owner, handle: string): Promise<void> {
     const { storage, staging } = this.#options;
+    this.#seen.delete(`${owner.ownerId}\u0000${handle}`);
     if (await storage.records.delete(this.#key(owner, handle))) {
       staging.retire(handle);
       await storage.blobs.delete(owner.ownerId, handle);

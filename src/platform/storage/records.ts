@@ -109,8 +109,12 @@ export interface ClaimQuery {
 
 export interface RecordStore {
   get<T>(key: RecordKey): Promise<StoredRecord<T> | undefined>;
-  /** Slides a live record's expiry to now + ttlMs and returns it. */
-  touch<T>(key: RecordKey, ttlMs: number): Promise<StoredRecord<T> | undefined>;
+  /**
+   * Slides a live record's expiry to now + ttlMs and returns it. With `slackMs`, an expiry already at
+   * or past now + ttlMs − slackMs is left as it is (nothing written: of several instances refreshing
+   * one record, one writes per slack interval), and the live record is returned as stored.
+   */
+  touch<T>(key: RecordKey, ttlMs: number, slackMs?: number): Promise<StoredRecord<T> | undefined>;
   /** Inserts unless a live record has the key ('exists' returns it) or a rule refuses; the outbox only with an insert. */
   insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>>;
   /** Inserts or replaces unconditionally (version restarts at 1 when there was no live record). */

@@ -50,8 +50,8 @@ class StorableRecords implements RecordStore {
     return storable(key) ? this.#records.get<T>(key) : Promise.resolve(undefined);
   }
 
-  touch<T>(key: RecordKey, ttlMs: number): Promise<StoredRecord<T> | undefined> {
-    return storable(key) ? this.#records.touch<T>(key, ttlMs) : Promise.resolve(undefined);
+  touch<T>(key: RecordKey, ttlMs: number, slackMs?: number): Promise<StoredRecord<T> | undefined> {
+    return storable(key) ? this.#records.touch<T>(key, ttlMs, slackMs) : Promise.resolve(undefined);
   }
 
   insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {

@@ -29,12 +29,15 @@ export class MemoryRecordStore implements RecordStore {
     return settle(() => this.#table.liveRow(key)?.record as StoredRecord<T> | undefined);
   }
 
-  touch<T>(key: RecordKey, ttlMs: number): Promise<StoredRecord<T> | undefined> {
+  touch<T>(key: RecordKey, ttlMs: number, slackMs = 0): Promise<StoredRecord<T> | undefined> {
     return settle(() => {
       assertTtl(ttlMs);
       const row = this.#table.liveRow(key);
       if (row === undefined) return undefined;
-      return this.#table.apply(row, { expiresAt: this.#table.clock.now() + ttlMs }) as StoredRecord<T>;
+      const expiresAt = this.#table.clock.now() + ttlMs;
+      const current = row.record.expiresAt;
+      if (slackMs > 0 && current !== null && current >= expiresAt - slackMs) return row.record as StoredRecord<T>;
+      return this.#table.apply(row, { expiresAt }) as StoredRecord<T>;
     });
   }
 

@@ -43,10 +43,13 @@ export class PgRecordStore implements RecordStore {
     return rows[0] === undefined ? undefined : toStoredRecord<T>(rows[0]);
   }
 
-  async touch<T>(key: RecordKey, ttlMs: number): Promise<StoredRecord<T> | undefined> {
+  async touch<T>(key: RecordKey, ttlMs: number, slackMs = 0): Promise<StoredRecord<T> | undefined> {
     assertTtl(ttlMs);
     const now = this.#clock.now();
-    const rows = await this.#db.query<RecordRow>(this.#sql.touch, [key.collection, key.ownerId, key.id, now, now + ttlMs], 'portcullis_touch');
+    const rows =
+      slackMs > 0
+        ? await this.#db.query<RecordRow>(this.#sql.touchUnlessFresh, [key.collection, key.ownerId, key.id, now, now + ttlMs, now + ttlMs - slackMs], 'portcullis_touch_unless_fresh')
+        : await this.#db.query<RecordRow>(this.#sql.touch, [key.collection, key.ownerId, key.id, now, now + ttlMs], 'portcullis_touch');
     return rows[0] === undefined ? undefined : toStoredRecord<T>(rows[0]);
   }
 
@@ -172,6 +175,13 @@ function statements(names: SchemaNames) {
   return {
     get: `SELECT ${RECORD_COLUMNS} FROM ${s}.records WHERE ${KEY} AND ${LIVE}`,
     touch: `UPDATE ${s}.records SET expires_at = $5, version = version + 1 WHERE ${KEY} AND ${LIVE} RETURNING ${RECORD_COLUMNS}`,
+    // Writes only an expiry older than $6; otherwise reads the record as it is (the other branch).
+    touchUnlessFresh: `WITH slid AS (
+        UPDATE ${s}.records SET expires_at = $5, version = version + 1
+        WHERE ${KEY} AND ${LIVE} AND (expires_at IS NULL OR expires_at < $6) RETURNING ${RECORD_COLUMNS})
+      SELECT ${RECORD_COLUMNS} FROM slid
+      UNION ALL
+      SELECT ${RECORD_COLUMNS} FROM ${s}.records WHERE ${KEY} AND ${LIVE} AND NOT EXISTS (SELECT 1 FROM slid)`,
     insert: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS result`,
     insertWithOutbox: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS result`,
     put: `SELECT ${RECORD_COLUMNS} FROM ${s}.put_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
