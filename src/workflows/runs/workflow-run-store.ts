@@ -2,10 +2,12 @@
 // caller (foreign ≡ unknown by construction). A live run holds its lease and its workflow (one live run
 // per workflow, MaxActiveRunsPerOwner per owner: both checked atomically with the insert); a final run,
 // its approvals and its plan stay for RunRecordTtl, then are swept (approvals by their own sweep).
+import { LRUCache } from 'lru-cache';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { CommitResult, InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
 import type { ApprovalData, ApprovalStore } from '../../approvals/index.js';
 import type { RunEvent, RunPlan, StepState, WorkflowRunData } from './workflow-run.js';
+import { isFinal } from './run-status.js';
 
 export const RUN_COLLECTION = 'workflow-run';
 const PLAN_COLLECTION = 'workflow-run-plan';
@@ -20,10 +22,15 @@ export interface RunView {
   readonly steps: ReadonlyMap<string, StepState>;
 }
 
+/** Finished runs kept in this process: a final run never changes, so polling one need not read it again. */
+const FINISHED_CACHE_ENTRIES = 10_000;
+
 export class WorkflowRunStore {
   readonly #storage: Storage;
   readonly #recordTtlMs: number;
   readonly #approvals: ApprovalStore;
+  /** owner + job id → a final run's view, until its record expires. */
+  readonly #finished = new LRUCache<string, RunView>({ max: FINISHED_CACHE_ENTRIES });
 
   constructor(options: { readonly storage: Storage; readonly recordTtlMs: number; readonly approvals: ApprovalStore }) {
     this.#storage = options.storage;
@@ -56,11 +63,17 @@ export class WorkflowRunStore {
     return this.#storage.records.get<WorkflowRunData>(workflowRunKey(owner, jobId));
   }
 
-  /** The run with every step's state (steps without an item are Pending). */
+  /** The run with every step's state (steps without an item are Pending); a final run from this process's cache. */
   async view(owner: Owner, jobId: string): Promise<RunView | undefined> {
+    const cacheKey = `${owner.ownerId}\u0000${jobId}`;
+    const cached = this.#finished.get(cacheKey);
+    if (cached !== undefined && (cached.record.expiresAt ?? 0) > this.#storage.clock.now()) return cached;
     const record = await this.record(owner, jobId);
     if (record === undefined) return undefined;
-    return { record, steps: await this.steps(workflowRunKey(owner, jobId)) };
+    const view: RunView = { record, steps: await this.steps(workflowRunKey(owner, jobId)) };
+    // Read after the record: a final record's steps are final too (the final commit wrote the last of them).
+    if (isFinal(record.data.status) && record.expiresAt !== null) this.#finished.set(cacheKey, view);
+    return view;
   }
 
   async steps(key: RecordKey): Promise<Map<string, StepState>> {
