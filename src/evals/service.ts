@@ -80,7 +80,7 @@ export class EvalService {
         `This caller already has ${config.maxActiveRunsPerOwner} eval runs queued or executing; Evaluation:MaxActiveRunsPerOwner allows ${config.maxActiveRunsPerOwner}.`,
       );
     }
-    engine.dispatch(evalRunKey(principal, run.jobId));
+    engine.dispatch(evalRunKey(principal, run.jobId), admitted.record);
     return { jobId: run.jobId, statusUrl: statusUrl(run.jobId) };
   }
 

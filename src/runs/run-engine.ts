@@ -112,10 +112,14 @@ export class RunEngine {
     return this.#options.storage.records.insert({ ...record, lease: options.leased ? this.lease() : (record.lease ?? null) }, rules);
   }
 
-  /** Queues a leased run on its kind's lane. */
-  dispatch(key: RecordKey): void {
+  /**
+   * Queues a leased run on its kind's lane. `admitted`, the record as this instance just stored it,
+   * spares the read when the run begins (its begin is a compare-and-set on that record's version, so
+   * a record that changed meanwhile — a cancel — refuses the begin and nothing runs).
+   */
+  dispatch(key: RecordKey, admitted?: StoredRecord): void {
     const entry = this.#entry(key.collection);
-    entry.lane.enqueue({ id: keyString(key), ownerId: key.ownerId, start: (slot) => this.#execute(entry.kind, key, slot) });
+    entry.lane.enqueue({ id: keyString(key), ownerId: key.ownerId, start: (slot) => this.#execute(entry.kind, key, slot, admitted) });
   }
 
   /**
@@ -311,7 +315,7 @@ export class RunEngine {
     else await this.#settle(entry.kind, claimed, { type: 'abandoned' }, { states: entry.kind.liveStates, leaseHolder: instanceId });
   }
 
-  #execute(kind: RunKind, key: RecordKey, slot: LaneSlot | null): void {
+  #execute(kind: RunKind, key: RecordKey, slot: LaneSlot | null, admitted?: StoredRecord): void {
     const id = keyString(key);
     const run = new LiveRunHandle({
       storage: this.#options.storage,
@@ -332,7 +336,7 @@ export class RunEngine {
     // Execution begins on a later event-loop turn: the request that created the run answers first,
     // and a run stays Queued (cancellable outright) until then.
     executing.done = new Promise<void>((resolve) => setImmediate(resolve))
-      .then((): Promise<unknown> => (observe === undefined ? this.#drive(kind, run) : observe(key, () => this.#drive(kind, run))))
+      .then((): Promise<unknown> => (observe === undefined ? this.#drive(kind, run, admitted) : observe(key, () => this.#drive(kind, run, admitted))))
       .then(
         (): void => undefined,
         (err: unknown) => this.#options.log.error({ err, collection: key.collection, jobId: key.id }, 'a run could not be settled'),
@@ -346,9 +350,11 @@ export class RunEngine {
   }
 
   /** Begins, executes and ends one run here; resolves with the final state written, or 'interrupted'. */
-  async #drive(kind: RunKind, run: LiveRunHandle): Promise<string> {
+  async #drive(kind: RunKind, run: LiveRunHandle, admitted?: StoredRecord): Promise<string> {
     const { storage, instanceId } = this.#options;
-    const record = await storage.records.get(run.key);
+    // The admitted record serves only when its begin is a compare-and-set; otherwise the stored one is read.
+    const fromAdmission = admitted !== undefined && kind.begin(admitted, storage.clock.now()) !== null;
+    const record = fromAdmission ? admitted : await storage.records.get(run.key);
     if (record === undefined || record.state === null || !kind.liveStates.includes(record.state) || record.leaseHolder !== instanceId) return 'interrupted';
     run.begin(record);
     const begun = kind.begin(record, storage.clock.now());

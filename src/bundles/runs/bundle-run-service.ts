@@ -87,7 +87,7 @@ export class BundleRunService {
       await runs.discard(record);
       throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
     }
-    if (!stream) engine.dispatch(bundleRunKey(record));
+    if (!stream) engine.dispatch(bundleRunKey(record), admitted.record);
     const statusUrl = `/api/bundles/${encodeURIComponent(found.handle)}/runs/${encodeURIComponent(jobId)}`;
     return { jobId, statusUrl, streamUrl: stream ? `${statusUrl}/stream` : null };
   }

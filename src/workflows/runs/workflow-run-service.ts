@@ -101,10 +101,10 @@ export class WorkflowRunService {
       withdrawnApprovals: null,
       requestedBy: starter.displayName ?? null,
     };
-    const outcome = await this.#deps.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#deps.maxActiveRunsPerOwner, engine.lease());
-    if (outcome === 'scope-busy') throw workflowHasLiveRun();
-    if (outcome !== 'inserted') throw ownerRunCapReached(this.#deps.maxActiveRunsPerOwner);
-    engine.dispatch(workflowRunKey(starter, jobId));
+    const admitted = await this.#deps.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#deps.maxActiveRunsPerOwner, engine.lease());
+    if (admitted.outcome === 'scope-busy') throw workflowHasLiveRun();
+    if (admitted.outcome !== 'inserted') throw ownerRunCapReached(this.#deps.maxActiveRunsPerOwner);
+    engine.dispatch(workflowRunKey(starter, jobId), admitted.record);
     return { jobId, workflowId };
   }
 

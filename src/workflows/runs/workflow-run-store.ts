@@ -42,21 +42,20 @@ export class WorkflowRunStore {
     return this.#recordTtlMs;
   }
 
-  /** Stores a new Queued run (and its plan) unless the workflow already has a live run or the owner is at the cap. */
+  /** Stores a new Queued run and its plan in one atomic insert, unless the workflow already has a live run or the owner is at the cap. */
   async admit(
     run: WorkflowRunData,
     plan: RunPlan,
     maxActivePerOwner: number,
     lease: { readonly holder: string; readonly expiresAt: number },
-  ): Promise<InsertResult<WorkflowRunData>['outcome']> {
+  ): Promise<InsertResult<WorkflowRunData>> {
     const owner = { ownerId: run.ownerId };
-    await this.#storage.records.put<RunPlan>({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, data: plan });
-    const result = await this.#storage.records.insert<WorkflowRunData>(
+    // The plan is written by the same statement and transaction, only when the run is admitted.
+    return this.#storage.records.insert<WorkflowRunData>(
       { ...workflowRunKey(owner, run.jobId), scope: run.workflowId, state: run.status, createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES }, exclusiveScope: { states: LIVE_STATES } },
+      [{ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, data: plan }],
     );
-    if (result.outcome !== 'inserted') await this.#storage.records.delete({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId });
-    return result.outcome;
   }
 
   record(owner: Owner, jobId: string): Promise<StoredRecord<WorkflowRunData> | undefined> {
