@@ -103,7 +103,8 @@ function Page({ route }: { route: string[] }) {
     case 'webhooks':
       return id === undefined ? <WebhooksPage /> : <WebhookPage webhookId={id} />;
     case 'tools':
-      return id === undefined ? <ToolsPage /> : <ToolPage name={id} />;
+      // Keyed: another tool's page starts from its own first operation, not the last tool's choice.
+      return id === undefined ? <ToolsPage /> : <ToolPage key={id} name={id} />;
     case 'approvals':
     case undefined:
       return <ApprovalsPage scope={id === 'to-decide' ? 'approver' : 'mine'} />;
