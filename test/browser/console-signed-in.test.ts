@@ -155,6 +155,13 @@ describe('console: evals', () => {
     await failures.first().waitFor();
     expect(await failures.count()).toBe(4);
     expect(await page.locator('table.failures').textContent()).toContain('france [repeat 1/2]');
+    // Each failing case says why once: the reason, then what else the report has (the output), not the reason again.
+    for (const why of await failures.locator('td:nth-child(4)').all()) {
+      const reason = (await why.locator('p').textContent()) ?? '';
+      expect(reason).not.toBe('');
+      const text = (await why.textContent()) ?? '';
+      expect(text.split(reason).length - 1, text).toBe(1);
+    }
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'eval-report');
 
