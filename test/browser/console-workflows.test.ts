@@ -69,10 +69,14 @@ async function blockedRun(): Promise<{ workflowId: string; jobId: string }> {
 }
 
 describe('console: approvals and workflows', () => {
-  it('redirects / to the console, which opens on the approvals inbox', async () => {
+  it('redirects / to the console, which opens on the approvals inbox with every family in its navigation', async () => {
+    const capabilities = tab.page.waitForResponse((response) => response.url().endsWith('/api/capabilities'));
     await tab.page.goto(`${server.url}/`);
     expect(new URL(tab.page.url()).pathname).toBe('/console/');
     await expect.poll(() => tab.page.getByRole('heading', { level: 1 }).textContent()).toBe('Approvals');
+    expect(((await (await capabilities).json()) as { families: unknown }).families).toMatchObject({ bundles: true, workflows: true, evals: true, schedules: true });
+    const navigation = tab.page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
+    expect(await navigation.allTextContents()).toEqual(['Approvals', 'Workflows', 'Bundles', 'Evals', 'Schedules', 'Webhooks', 'Tools']);
   });
 
   it('approves a parked run from the inbox, beside its step graph, and sees it finish', async () => {
