@@ -34,7 +34,7 @@ import {
   type App,
 } from './platform/http/index.js';
 import { registerSystemRoutes, type ReadinessCategory, type ReadinessCheck } from './system/routes.js';
-import { registerCapabilitiesRoutes, registerSpendRoute } from './capabilities/index.js';
+import { hostFamilies, registerCapabilitiesRoutes, registerSpendRoute } from './capabilities/index.js';
 import { buildOpenApiOptions } from './openapi.js';
 import { ProblemError } from './platform/problems/index.js';
 import type { AppContext, FeatureShutdown } from './app-context.js';
@@ -265,6 +265,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     access,
     hostTools: async (signal) => (await registry.all(signal)).map((tool) => ({ name: tool.descriptor.name, riskTier: tool.descriptor.riskTier })),
     approvalsEnabled: config.approvals.enabled,
+    families: hostFamilies(config),
   });
 
   // Spend limits (DESIGN §16): every family meters its runs' model calls through the one ledger.

@@ -1,11 +1,16 @@
 // The console's shell: header with navigation and who I am, one page per route, the sign-in page
-// whenever a token is needed and missing.
+// whenever a token is needed and missing. Sections of a family the host turned off are left out of
+// the navigation, and their pages say it is off (lib/families).
 import { useMemo } from 'preact/hooks';
-import { createApi } from './api/client';
+import { createApi, type Api } from './api/client';
+import type { Capabilities, HostFamilies } from './api/types';
 import { SignInPage } from './auth/sign-in-page';
 import { currentToken, isSignedIn, signOut, useSession, type Session } from './auth/session';
+import { FamilyOffPage } from './components/family-off';
 import { ApiContext } from './lib/api-context';
+import { ALL_FAMILIES_ON, FamiliesContext, familyOfSection } from './lib/families';
 import { href, useRoute } from './lib/router';
+import { useAsync } from './lib/use-async';
 import { ApprovalsPage } from './pages/approvals-page';
 import { BundlePage } from './pages/bundle-page';
 import { BundlesPage } from './pages/bundles-page';
@@ -41,29 +46,43 @@ export function App() {
     [],
   );
   if (!isSignedIn(session)) return <SignInPage session={session} />;
+  return <Shell api={api} session={session} route={route} />;
+}
+
+function Shell({ api, session, route }: { api: Api; session: Session; route: string[] }) {
+  // Asked once per sign-in (the shell mounts when a session starts); until answered, or if refused, every family counts as on.
+  const capabilities = useAsync((signal) => api.get<Capabilities>('/api/capabilities', signal), [api]);
+  const families: HostFamilies = capabilities.value?.families ?? ALL_FAMILIES_ON;
+  const isOff = (section: string | undefined): boolean => {
+    const family = familyOfSection(section);
+    return family !== null && !families[family];
+  };
+  const offFamily = isOff(route[0]) ? familyOfSection(route[0]) : null;
   return (
     <ApiContext.Provider value={api}>
-      <a class="skip-link" href="#main" onClick={(event) => { event.preventDefault(); document.getElementById('main')?.focus(); }}>
-        Skip to content
-      </a>
-      <header class="top">
-        <span class="brand">Portcullis</span>
-        <nav aria-label="Sections">
-          <ul>
-            {SECTIONS.map(([id, title]) => (
-              <li key={id}>
-                <a href={href(id)} aria-current={route[0] === id ? 'page' : undefined}>
-                  {title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <WhoAmI session={session} />
-      </header>
-      <main id="main" tabIndex={-1}>
-        <Page route={route} />
-      </main>
+      <FamiliesContext.Provider value={families}>
+        <a class="skip-link" href="#main" onClick={(event) => { event.preventDefault(); document.getElementById('main')?.focus(); }}>
+          Skip to content
+        </a>
+        <header class="top">
+          <span class="brand">Portcullis</span>
+          <nav aria-label="Sections">
+            <ul>
+              {SECTIONS.filter(([id]) => !isOff(id)).map(([id, title]) => (
+                <li key={id}>
+                  <a href={href(id)} aria-current={route[0] === id ? 'page' : undefined}>
+                    {title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <WhoAmI session={session} />
+        </header>
+        <main id="main" tabIndex={-1}>
+          {offFamily === null ? <Page route={route} /> : <FamilyOffPage family={offFamily} />}
+        </main>
+      </FamiliesContext.Provider>
     </ApiContext.Provider>
   );
 }
@@ -103,7 +122,8 @@ function Page({ route }: { route: string[] }) {
     case 'webhooks':
       return id === undefined ? <WebhooksPage /> : <WebhookPage webhookId={id} />;
     case 'tools':
-      return id === undefined ? <ToolsPage /> : <ToolPage name={id} />;
+      // Keyed: another tool's page starts from its own first operation, not the last tool's choice.
+      return id === undefined ? <ToolsPage /> : <ToolPage key={id} name={id} />;
     case 'approvals':
     case undefined:
       return <ApprovalsPage scope={id === 'to-decide' ? 'approver' : 'mine'} />;

@@ -1,14 +1,14 @@
-// GET /api/capabilities: the caller's resolved envelope and, per host tool, whether it is granted
-// and which rule decided. It explains; it never widens.
+// GET /api/capabilities: the caller's resolved envelope, per host tool whether it is granted and which
+// rule decided, and which families the host serves. It explains; it never widens.
 import { principalOf, problemResponses, type App } from '../platform/http/index.js';
 import type { AccessPolicy } from '../platform/access/index.js';
 import type { HostTool } from '../platform/envelope/index.js';
 import { explainCapabilities } from './service.js';
-import { CapabilitiesResponseSchema } from './schemas.js';
+import { CapabilitiesResponseSchema, type HostFamilies } from './schemas.js';
 
 export function registerCapabilitiesRoutes(
   app: App,
-  options: { access: AccessPolicy; hostTools: (signal: AbortSignal) => Promise<readonly HostTool[]>; approvalsEnabled: boolean },
+  options: { access: AccessPolicy; hostTools: (signal: AbortSignal) => Promise<readonly HostTool[]>; approvalsEnabled: boolean; families: HostFamilies },
 ): void {
   app.get(
     '/api/capabilities',
@@ -23,7 +23,8 @@ export function registerCapabilitiesRoutes(
     },
     async (request) => {
       const signal = AbortSignal.timeout(10_000);
-      return explainCapabilities(options.access, principalOf(request), await options.hostTools(signal), options.approvalsEnabled);
+      const { approvalsEnabled, families } = options;
+      return explainCapabilities(options.access, principalOf(request), { hostTools: await options.hostTools(signal), approvalsEnabled, families });
     },
   );
 }

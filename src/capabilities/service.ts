@@ -3,9 +3,15 @@
 import type { AccessPolicy } from '../platform/access/index.js';
 import type { Principal } from '../platform/auth/index.js';
 import { explainTools, NO_BUDGET, type HostTool } from '../platform/envelope/index.js';
-import type { CapabilitiesResponse } from './schemas.js';
+import type { CapabilitiesResponse, HostFamilies } from './schemas.js';
 
-export function explainCapabilities(access: AccessPolicy, who: Principal, hostTools: readonly HostTool[], approvalsEnabled = false): CapabilitiesResponse {
+export interface HostFacts {
+  readonly hostTools: readonly HostTool[];
+  readonly approvalsEnabled: boolean;
+  readonly families: HostFamilies;
+}
+
+export function explainCapabilities(access: AccessPolicy, who: Principal, host: HostFacts): CapabilitiesResponse {
   const envelope = access.authorize(who, 'capabilities.read');
   return {
     source: envelope.source,
@@ -15,6 +21,7 @@ export function explainCapabilities(access: AccessPolicy, who: Principal, hostTo
     autonomyCeiling: envelope.autonomyCeiling,
     autoApproveUpTo: envelope.autoApproveUpTo ?? 'None',
     budget: { ...(envelope.budget ?? NO_BUDGET) },
-    tools: explainTools(envelope, hostTools, approvalsEnabled),
+    tools: explainTools(envelope, host.hostTools, host.approvalsEnabled),
+    families: { ...host.families },
   };
 }

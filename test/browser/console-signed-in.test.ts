@@ -112,6 +112,26 @@ describe('console: tools and capabilities', () => {
     await page.getByRole('button', { name: 'Invoke' }).click();
     await page.getByRole('alert').filter({ hasText: 'value must be JSON' }).waitFor();
   });
+
+  it('gives a one-line string parameter a text input and keeps a text area for long-form text', async () => {
+    const { page } = tab;
+    await page.goto(`${server.url}/console/#/tools/text`);
+    await page.getByLabel('Operation').selectOption('extract');
+    // text: maxLength 1 MiB (long-form); pattern: maxLength 1000; flags: maxLength 6.
+    await page.locator('textarea#param-extract-text').waitFor();
+    expect(await page.locator('input[type="text"]#param-extract-pattern').count()).toBe(1);
+    expect(await page.locator('input[type="text"]#param-extract-flags').count()).toBe(1);
+    expect(await page.locator('.schema-form textarea').count()).toBe(1);
+    await page.getByLabel(/^text/).fill('order 12\norder 345');
+    await page.getByLabel(/^pattern/).fill('\\d+');
+    await page.getByRole('button', { name: 'Invoke' }).click();
+    await expect.poll(() => page.getByLabel('Tool answer').textContent()).toContain('"345"');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`${server.url}/console/#/tools/calculator`);
+    await page.locator('input[type="text"]#param-evaluate-expression').waitFor();
+    expect(await page.locator('.schema-form textarea').count()).toBe(0);
+  });
 });
 
 describe('console: evals', () => {
@@ -135,6 +155,13 @@ describe('console: evals', () => {
     await failures.first().waitFor();
     expect(await failures.count()).toBe(4);
     expect(await page.locator('table.failures').textContent()).toContain('france [repeat 1/2]');
+    // Each failing case says why once: the reason, then what else the report has (the output), not the reason again.
+    for (const why of await failures.locator('td:nth-child(4)').all()) {
+      const reason = (await why.locator('p').textContent()) ?? '';
+      expect(reason).not.toBe('');
+      const text = (await why.textContent()) ?? '';
+      expect(text.split(reason).length - 1, text).toBe(1);
+    }
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'eval-report');
 

@@ -33,6 +33,25 @@ const GATED = {
   configuration: { input: { topic: 'the release notes' } },
 };
 
+// A branch on the input: small orders go straight to the calculator, large ones to a person.
+const BRANCHED = {
+  name: 'order-size',
+  steps: [
+    { name: 'is the order large', type: 'ConditionalBranch', configuration: { type: 'ConditionalBranch', condition: 'input.amount > 100', ifTrue: 'approve', ifFalse: 'price' } },
+    { name: 'approve', type: 'HumanGate', configuration: { type: 'HumanGate', message: 'Approve the order?' } },
+    { name: 'price', type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'calculator', operation: 'evaluate', parameters: { expression: '{{ input.amount }} * 1.2' } } },
+  ],
+  edges: [
+    { from: 'is the order large', to: 'approve' },
+    { from: 'is the order large', to: 'price' },
+  ],
+  configuration: { input: { amount: 50 } },
+};
+
+type Box = { x: number; y: number; width: number; height: number };
+const inside = (inner: Box, outer: Box): boolean =>
+  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${server.url}${path}`, {
     method,
@@ -50,10 +69,14 @@ async function blockedRun(): Promise<{ workflowId: string; jobId: string }> {
 }
 
 describe('console: approvals and workflows', () => {
-  it('redirects / to the console, which opens on the approvals inbox', async () => {
+  it('redirects / to the console, which opens on the approvals inbox with every family in its navigation', async () => {
+    const capabilities = tab.page.waitForResponse((response) => response.url().endsWith('/api/capabilities'));
     await tab.page.goto(`${server.url}/`);
     expect(new URL(tab.page.url()).pathname).toBe('/console/');
     await expect.poll(() => tab.page.getByRole('heading', { level: 1 }).textContent()).toBe('Approvals');
+    expect(((await (await capabilities).json()) as { families: unknown }).families).toMatchObject({ bundles: true, workflows: true, evals: true, schedules: true });
+    const navigation = tab.page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
+    expect(await navigation.allTextContents()).toEqual(['Approvals', 'Workflows', 'Bundles', 'Evals', 'Schedules', 'Webhooks', 'Tools']);
   });
 
   it('approves a parked run from the inbox, beside its step graph, and sees it finish', async () => {
@@ -131,6 +154,30 @@ describe('console: approvals and workflows', () => {
 
     await page.goto(`${server.url}/console/#/workflows`);
     await page.getByRole('link', { name: 'publish-notes' }).first().waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('shows a step’s name, its whole type and its state on lines of their own, all inside its box', async () => {
+    const { id } = await api<{ id: string }>('POST', '/api/workflows', BRANCHED);
+    const { jobId } = await api<{ jobId: string }>('POST', `/api/workflows/${id}/runs`);
+    await expect.poll(async () => (await api<{ status: string }>('GET', `/api/workflows/${id}/runs/${jobId}`)).status, { timeout: 10_000 }).toBe('Succeeded');
+    const { page } = tab;
+    await page.goto(`${server.url}/console/#/workflows/${id}/runs/${jobId}`);
+    const node = page.locator('svg g[data-step="is the order large"]');
+    await page.locator('svg g[data-step="is the order large"].dag-succeeded').waitFor();
+    expect(await node.locator('.dag-name').textContent()).toBe('is the order large');
+    expect(await node.locator('.dag-type').textContent()).toBe('ConditionalBranch');
+    expect(await node.locator('.dag-state').textContent()).toBe('Succeeded');
+    const box = (await node.locator('rect.dag-box').boundingBox())!;
+    const name = (await node.locator('.dag-name').boundingBox())!;
+    const type = (await node.locator('.dag-type').boundingBox())!;
+    const state = (await node.locator('.dag-state').boundingBox())!;
+    for (const [what, text] of [['name', name], ['type', type], ['state', state]] as const) expect(inside(text, box), `${what} ${JSON.stringify(text)} in ${JSON.stringify(box)}`).toBe(true);
+    expect(inside(state, (await node.locator('.dag-badge rect').boundingBox())!)).toBe(true);
+    // Not run together: the state sits below the type, which sits below the name.
+    expect(type.y).toBeGreaterThanOrEqual(name.y + name.height - 0.5);
+    expect(state.y).toBeGreaterThanOrEqual(type.y + type.height - 0.5);
+    expect(await page.locator('svg g[data-step="approve"] .dag-state').textContent()).toBe('Skipped');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 

@@ -210,6 +210,16 @@ export interface Capabilities {
   /** Spend limits in dollars (DESIGN §16); null is no limit. */
   readonly budget: { readonly maxUsdPerRun: number | null; readonly maxUsdPerDay: number | null; readonly maxUsdPerMonth: number | null };
   readonly tools: readonly { name: string; granted: boolean; reason: string }[];
+  readonly families: HostFamilies;
+}
+
+/** Which families the host serves (decision 2703): its switches, the same for every caller. */
+export interface HostFamilies {
+  readonly bundles: boolean;
+  readonly workflows: boolean;
+  readonly evals: boolean;
+  readonly directToolInvocation: boolean;
+  readonly schedules: boolean;
 }
 
 /** What one UTC day or month has spent so far, and when it starts again from zero. */

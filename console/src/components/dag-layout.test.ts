@@ -45,3 +45,13 @@ describe('layoutDag', () => {
     expect(x('c1')).toBeLessThan(x('c2'));
   });
 });
+
+describe('layoutDag with a box size', () => {
+  it('spaces the boxes by the size it is given', () => {
+    const layout = layoutDag(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'a', to: 'c' }], { width: 300, height: 80 });
+    const [a, b, c] = layout.nodes;
+    expect(b!.y - a!.y).toBeGreaterThanOrEqual(80);
+    expect(Math.abs(c!.x - b!.x)).toBeGreaterThanOrEqual(300);
+    expect(layout.edges[0]).toMatchObject({ x1: a!.x + 150, y1: a!.y + 80 });
+  });
+});

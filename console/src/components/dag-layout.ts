@@ -26,13 +26,24 @@ export interface Layout {
   readonly height: number;
 }
 
+/** The size of a box when the caller gives none; the graph view sizes its boxes to their labels. */
 export const NODE_WIDTH = 176;
 export const NODE_HEIGHT = 52;
+
+export interface NodeSize {
+  readonly width: number;
+  readonly height: number;
+}
+
 const GAP_X = 28;
 const GAP_Y = 44;
 const MARGIN = 12;
 
-export function layoutDag(names: readonly string[], edges: readonly { from: string; to: string }[]): Layout {
+export function layoutDag(
+  names: readonly string[],
+  edges: readonly { from: string; to: string }[],
+  { width: nodeWidth, height: nodeHeight }: NodeSize = { width: NODE_WIDTH, height: NODE_HEIGHT },
+): Layout {
   const unique = [...new Set(names)];
   const known = new Set(unique);
   const links = edges.filter((edge) => known.has(edge.from) && known.has(edge.to) && edge.from !== edge.to);
@@ -42,13 +53,13 @@ export function layoutDag(names: readonly string[], edges: readonly { from: stri
   orderLayers(layers, links);
 
   const widest = Math.max(1, ...layers.map((row) => row.length));
-  const width = MARGIN * 2 + widest * NODE_WIDTH + (widest - 1) * GAP_X;
+  const width = MARGIN * 2 + widest * nodeWidth + (widest - 1) * GAP_X;
   const position = new Map<string, LayoutNode>();
   layers.forEach((row, index) => {
-    const rowWidth = row.length * NODE_WIDTH + (row.length - 1) * GAP_X;
+    const rowWidth = row.length * nodeWidth + (row.length - 1) * GAP_X;
     const start = (width - rowWidth) / 2;
     row.forEach((name, column) => {
-      position.set(name, { name, layer: index, x: start + column * (NODE_WIDTH + GAP_X), y: MARGIN + index * (NODE_HEIGHT + GAP_Y) });
+      position.set(name, { name, layer: index, x: start + column * (nodeWidth + GAP_X), y: MARGIN + index * (nodeHeight + GAP_Y) });
     });
   });
   const nodes = unique.map((name) => position.get(name)!);
@@ -57,10 +68,10 @@ export function layoutDag(names: readonly string[], edges: readonly { from: stri
     edges: links.map((edge) => {
       const a = position.get(edge.from)!;
       const b = position.get(edge.to)!;
-      return { from: edge.from, to: edge.to, x1: a.x + NODE_WIDTH / 2, y1: a.y + NODE_HEIGHT, x2: b.x + NODE_WIDTH / 2, y2: b.y };
+      return { from: edge.from, to: edge.to, x1: a.x + nodeWidth / 2, y1: a.y + nodeHeight, x2: b.x + nodeWidth / 2, y2: b.y };
     }),
     width,
-    height: MARGIN * 2 + Math.max(1, layers.length) * NODE_HEIGHT + Math.max(0, layers.length - 1) * GAP_Y,
+    height: MARGIN * 2 + Math.max(1, layers.length) * nodeHeight + Math.max(0, layers.length - 1) * GAP_Y,
   };
 }
 

@@ -1,7 +1,11 @@
 // Draws a workflow's steps and edges as SVG: each box names the step, its type and its state (a run's
-// live step status, or how many diagnostics a draft has on it). The picture is a summary for sighted
-// users; the same facts are in the step list beside it.
-import { layoutDag, NODE_HEIGHT, NODE_WIDTH } from './dag-layout';
+// live step status, or how many diagnostics a draft has on it) on lines of their own, the boxes sized
+// to their labels (dag-node-labels). The picture is a summary for sighted users; the same facts are in
+// the step list beside it.
+import { useMemo } from 'preact/hooks';
+import { layoutDag } from './dag-layout';
+import { BADGE_BASELINE, BADGE_HEIGHT, BADGE_PAD_X, NAME_LINE, NAME_Y, nodeLabels, PAD_X, type Measures } from './dag-node-labels';
+import { textMeasurer } from './measure-text';
 
 export interface DagStep {
   readonly name: string;
@@ -17,12 +21,19 @@ export interface DagViewProps {
   readonly label: string;
 }
 
-const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const captionOf = (step: DagStep): string => (step.problems ? `${step.problems} problem${step.problems === 1 ? '' : 's'}` : (step.status ?? ''));
 
 export function DagView({ steps, edges, label }: DagViewProps) {
+  // The fonts of .dag-name and of .dag-type/.dag-state in styles.css.
+  const measures = useMemo<Measures>(() => ({ name: textMeasurer({ sizePx: 13, weight: 600 }), small: textMeasurer({ sizePx: 11, weight: 400 }) }), []);
+  const boxes = nodeLabels(
+    steps.map((step) => ({ name: step.name, type: step.type, caption: captionOf(step) })),
+    measures,
+  );
   const layout = layoutDag(
     steps.map((step) => step.name),
     edges,
+    boxes,
   );
   const byName = new Map(steps.map((step) => [step.name, step]));
   return (
@@ -43,21 +54,29 @@ export function DagView({ steps, edges, label }: DagViewProps) {
         })}
         {layout.nodes.map((node) => {
           const step = byName.get(node.name)!;
+          const text = boxes.labels.get(node.name)!;
           const state = step.problems ? 'problem' : (step.status ?? 'none').toLowerCase();
-          const caption = step.problems ? `${step.problems} problem${step.problems === 1 ? '' : 's'}` : (step.status ?? '');
           return (
             <g key={node.name} class={`dag-node dag-${state}`} transform={`translate(${node.x},${node.y})`} data-step={node.name}>
-              <rect width={NODE_WIDTH} height={NODE_HEIGHT} rx="6" />
-              <text x="10" y="20" class="dag-name">
-                {clip(node.name, 22)}
+              <title>{[step.name, step.type, captionOf(step)].filter((part) => part !== '').join(' · ')}</title>
+              <rect class="dag-box" width={boxes.width} height={boxes.height} rx="6" />
+              <text x={PAD_X} y={NAME_Y} class="dag-name">
+                {text.nameLines.map((line, i) => (
+                  <tspan key={i} x={PAD_X} dy={i === 0 ? 0 : NAME_LINE}>
+                    {line}
+                  </tspan>
+                ))}
               </text>
-              <text x="10" y="40" class="dag-type">
-                {clip(step.type, 16)}
+              <text x={PAD_X} y={text.typeY} class="dag-type">
+                {text.type}
               </text>
-              {caption === '' ? null : (
-                <text x={NODE_WIDTH - 10} y="40" class="dag-state" text-anchor="end">
-                  {caption}
-                </text>
+              {text.caption === '' ? null : (
+                <g class="dag-badge" transform={`translate(${PAD_X},${text.badgeY})`}>
+                  <rect width={text.badgeWidth} height={BADGE_HEIGHT} rx={BADGE_HEIGHT / 2} />
+                  <text x={BADGE_PAD_X} y={BADGE_BASELINE} class="dag-state">
+                    {text.caption}
+                  </text>
+                </g>
               )}
             </g>
           );

@@ -1,4 +1,5 @@
-// Inputs for an operation's parameters, generated from its JSON Schema (see lib/schema-fields).
+// Inputs for an operation's parameters, generated from its JSON Schema (see lib/schema-fields): a
+// one-line input for a string, a text area for a long-form string or a JSON value.
 import type { Field, FieldValues } from '../lib/schema-fields';
 
 export function SchemaForm({ fields, values, onChange, idPrefix }: { fields: readonly Field[]; values: FieldValues; onChange: (next: FieldValues) => void; idPrefix: string }) {
@@ -46,10 +47,21 @@ export function SchemaForm({ fields, values, onChange, idPrefix }: { fields: rea
                 onInput={(event) => set(field.name, event.currentTarget.value)}
                 {...described}
               />
+            ) : field.kind === 'string' && !field.multiline ? (
+              <input
+                id={id}
+                type="text"
+                spellcheck={false}
+                {...(field.maxLength === undefined ? {} : { maxLength: field.maxLength })}
+                required={field.required}
+                value={text}
+                onInput={(event) => set(field.name, event.currentTarget.value)}
+                {...described}
+              />
             ) : field.kind === 'string' || field.kind === 'json' ? (
               <textarea
                 id={id}
-                rows={field.kind === 'json' ? 4 : 2}
+                rows={field.kind === 'json' ? 4 : 5}
                 class={field.kind === 'json' ? 'code' : ''}
                 spellcheck={false}
                 {...(field.maxLength === undefined ? {} : { maxLength: field.maxLength })}

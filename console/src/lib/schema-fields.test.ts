@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, parametersOf, simpleFieldsOf } from './schema-fields';
+import { fieldsOf, isLongForm, parametersOf, simpleFieldsOf } from './schema-fields';
 
 const schema = {
   type: 'object',
@@ -27,6 +27,35 @@ describe('fieldsOf', () => {
     expect(fieldsOf(schema)[2]).toMatchObject({ minimum: 1, maximum: 2592000 });
     expect(fieldsOf(schema)[3]!.options).toEqual(['a', 'b']);
     expect(fieldsOf(null)).toEqual([]);
+  });
+});
+
+describe('isLongForm', () => {
+  it('asks the schema first: a media type is a document, a format a one-line token, a maxLength over 4096 prose', () => {
+    expect(isLongForm('notes', { type: 'string', contentMediaType: 'text/markdown' })).toBe(true);
+    expect(isLongForm('body', { type: 'string', format: 'uri' })).toBe(false);
+    expect(isLongForm('text', { type: 'string', maxLength: 1_048_576 })).toBe(true);
+    expect(isLongForm('expression', { type: 'string', maxLength: 2000 })).toBe(false);
+    expect(isLongForm('value', { type: 'string', maxLength: 4096 })).toBe(false);
+    expect(isLongForm('content', { type: 'string', maxLength: 256 })).toBe(false);
+  });
+
+  it('falls back to the name only when the schema says nothing of length, format or media type', () => {
+    expect(isLongForm('path', { type: 'string' })).toBe(false);
+    expect(isLongForm('query', { type: 'string' })).toBe(false);
+    expect(isLongForm('content', { type: 'string' })).toBe(true);
+    expect(isLongForm('systemPrompt', { type: 'string' })).toBe(true);
+    expect(isLongForm('file_content', { type: 'string' })).toBe(true);
+    expect(isLongForm('contentType', { type: 'string' })).toBe(false);
+  });
+
+  it('marks only string fields multiline', () => {
+    const fields = fieldsOf({ properties: { text: { type: 'string' }, flags: { type: 'string', maxLength: 6 }, body: { description: 'any JSON' } } });
+    expect(fields.map((f) => [f.name, f.kind, f.multiline])).toEqual([
+      ['text', 'string', true],
+      ['flags', 'string', false],
+      ['body', 'json', false],
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 // Derives form fields from an operation's parameter JSON Schema (an object schema), and turns the
 // entered values back into a `parameters` object. Strings, numbers, integers, booleans and enums get
-// their own inputs; anything else (objects, arrays, `any`, unions) is entered as JSON.
+// their own inputs; anything else (objects, arrays, `any`, unions) is entered as JSON. A string is
+// one line unless it is long-form (isLongForm, decision 2703).
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json';
 
@@ -13,6 +14,8 @@ export interface Field {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly maxLength?: number;
+  /** A long-form string (a text area rather than a one-line input); false for every other kind. */
+  readonly multiline: boolean;
 }
 
 type Schema = Record<string, unknown>;
@@ -24,17 +27,39 @@ export function fieldsOf(schema: unknown): Field[] {
   return Object.entries(properties).map(([name, raw]) => {
     const property = (typeof raw === 'object' && raw !== null ? raw : {}) as Schema;
     const numeric = (key: string) => (typeof property[key] === 'number' ? { [key]: property[key] } : {});
+    const kind = kindOf(property);
     return {
       name,
-      kind: kindOf(property),
+      kind,
       required: required.has(name),
       description: typeof property.description === 'string' ? property.description : '',
       options: Array.isArray(property.enum) ? property.enum.map(String) : [],
       ...numeric('minimum'),
       ...numeric('maximum'),
       ...numeric('maxLength'),
+      multiline: kind === 'string' && isLongForm(name, property),
     };
   });
+}
+
+/** The longest `maxLength` still entered on one line: a long URL, expression or header value fits. */
+export const ONE_LINE_MAX_LENGTH = 4096;
+
+/** Last words of a property name that by convention holds prose or a document (`systemPrompt`, `file_content`). */
+const LONG_FORM_NAMES = new Set(['text', 'content', 'body', 'prompt', 'message', 'description', 'markdown', 'html', 'code', 'script', 'template']);
+
+/**
+ * Whether a string property is long-form, the schema first: a `contentMediaType` says it carries a
+ * document (yes); a `format` names a one-line token such as a date-time, URI or email (no); a
+ * `maxLength` above ONE_LINE_MAX_LENGTH (yes) or at most it (no). Only a schema silent on all three
+ * falls back to the property's name, so that an MCP tool's bare `content` keeps its line breaks.
+ */
+export function isLongForm(name: string, property: Readonly<Record<string, unknown>>): boolean {
+  if (typeof property.contentMediaType === 'string') return true;
+  if (typeof property.format === 'string') return false;
+  if (typeof property.maxLength === 'number') return property.maxLength > ONE_LINE_MAX_LENGTH;
+  const words = name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/u).filter((word) => word !== '');
+  return LONG_FORM_NAMES.has(words.at(-1)?.toLowerCase() ?? '');
 }
 
 function kindOf(property: Schema): FieldKind {

@@ -5,6 +5,7 @@ import type { EvalRun } from '../api/types';
 import { Badge, Empty, ProblemNotice } from '../components/common';
 import { EvalSettingsFields } from '../components/eval-settings-fields';
 import { useApi } from '../lib/api-context';
+import { useFamilies } from '../lib/families';
 import { DEFAULT_EVAL_SETTINGS, evalRunRequest, type EvalSettings } from '../lib/eval-settings';
 import { dollars, when } from '../lib/format';
 import { href, navigate, useTitle } from '../lib/router';
@@ -18,6 +19,7 @@ export function EvalsPage() {
   const runs = useAsync((signal) => api.get<{ runs: EvalRun[] }>('/api/evals/runs?limit=20', signal), [api], 5000);
   const [settings, setSettings] = useState<EvalSettings>(DEFAULT_EVAL_SETTINGS);
   const [error, setError] = useState<unknown>(undefined);
+  const schedulable = useFamilies().schedules;
 
   const start = async (): Promise<void> => {
     setError(undefined);
@@ -45,7 +47,7 @@ export function EvalsPage() {
           <button type="submit" class="primary" disabled={settings.datasets.size === 0}>
             Start eval run
           </button>
-          {settings.datasets.size === 0 ? null : (
+          {settings.datasets.size === 0 || !schedulable ? null : (
             <a class="button" href={scheduleEvalLink(settings)}>
               Schedule this
             </a>

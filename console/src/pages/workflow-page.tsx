@@ -5,6 +5,7 @@ import type { WorkflowDetail, WorkflowRun } from '../api/types';
 import { Facts, ProblemNotice, Verbatim } from '../components/common';
 import { DagView } from '../components/dag-view';
 import { useApi } from '../lib/api-context';
+import { useFamilies } from '../lib/families';
 import { asText, when } from '../lib/format';
 import { navigate, useTitle } from '../lib/router';
 import { scheduleWorkflowLink } from '../lib/schedule-prefill';
@@ -19,6 +20,7 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
   const [input, setInput] = useState('');
   const [error, setError] = useState<unknown>(undefined);
   const [inputProblem, setInputProblem] = useState<string | null>(null);
+  const schedulable = useFamilies().schedules;
   useTitle(workflow.value?.name ?? 'Workflow');
 
   const start = async (): Promise<void> => {
@@ -69,9 +71,11 @@ export function WorkflowPage({ workflowId }: { workflowId: string }) {
                   <button type="submit" class="primary">
                     Start run
                   </button>
-                  <a class="button" href={scheduleWorkflowLink(workflowId, value.name, input)}>
-                    Schedule this
-                  </a>
+                  {!schedulable ? null : (
+                    <a class="button" href={scheduleWorkflowLink(workflowId, value.name, input)}>
+                      Schedule this
+                    </a>
+                  )}
                 </div>
               </form>
               <ProblemNotice error={error} context="The run was not started" />
