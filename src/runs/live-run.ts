@@ -26,6 +26,11 @@ export interface LiveRun<D = unknown> {
   readonly draining: AbortSignal;
   /** The run's record as it began here, then as each commit with a record patch left it. */
   readonly record: StoredRecord<D>;
+  /**
+   * The state the stored record was in when the run began here ('Queued' for a run that never
+   * executed anywhere before: nothing of it — items, events, approvals — exists yet).
+   */
+  readonly begunFrom: string | null;
   /** True once nothing more of this run may be written here. */
   readonly fenced: boolean;
   /**
@@ -75,6 +80,7 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
   /** The record part of a commit that names no patch: the lease fence alone. */
   readonly #fenceOnly: { readonly patch: object; readonly guard: UpdateGuard };
   #record: StoredRecord<D> | undefined;
+  #begunFrom: string | null = null;
   #fenced = false;
   /** Commits run one at a time, in call order: the run is the journal's only writer. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -108,6 +114,10 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
 
   get fenced(): boolean {
     return this.#fenced;
+  }
+
+  get begunFrom(): string | null {
+    return this.#begunFrom;
   }
 
   commit<T>(change: JournalChange<T, D>): Promise<CommitResult<D>> {
@@ -145,6 +155,7 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
   /** The run's record as read when it began executing here. */
   begin(record: StoredRecord<D>): void {
     this.#record = record;
+    this.#begunFrom = record.state;
   }
 
   hear(message: RunMessage): void {

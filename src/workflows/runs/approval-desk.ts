@@ -122,6 +122,11 @@ export class ApprovalDesk implements GateKeeper {
     }
   }
 
+  /** How many approvals this run has that the desk knows of (every one, for a run that began here from Queued). */
+  get known(): number {
+    return this.#byId.size;
+  }
+
   /** Pending approvals, oldest first (the first is the one PARKED names). */
   pending(): ApprovalData[] {
     return [...this.#byId.values()].filter((approval) => approval.state === 'Pending');

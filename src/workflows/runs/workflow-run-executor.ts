@@ -24,7 +24,14 @@ import type { ApprovalData, StepState, WorkflowRunData } from './workflow-run.js
 
 /** What an execution came to: the graph's outcome (or no plan to run), the run as recorded, its open approvals. */
 export type WorkflowOutcome =
-  | { readonly type: 'graph'; readonly graph: Exclude<GraphOutcome, { status: 'Interrupted' }>; readonly data: WorkflowRunData; readonly pending: readonly ApprovalData[] }
+  | {
+      readonly type: 'graph';
+      readonly graph: Exclude<GraphOutcome, { status: 'Interrupted' }>;
+      readonly data: WorkflowRunData;
+      readonly pending: readonly ApprovalData[];
+      /** True when the run is known to have no approval at all (it began here from Queued and opened none). */
+      readonly noApprovals: boolean;
+    }
   | { readonly type: 'cancel-requested' }
   | { readonly type: 'no-plan' };
 
@@ -55,8 +62,11 @@ export class WorkflowRunExecutor {
     if (data.cancelRequested) return { type: 'cancel-requested' };
     const plan = await runs.plan(owner, jobId);
     if (plan === undefined) return { type: 'no-plan' };
-    const steps = await runs.steps(live.key);
-    const desk = new ApprovalDesk({ approvals: this.#deps.approvals, owner, run: data, ids: this.#deps.ids, clock, existing: await runs.approvals(owner, jobId), owned: (write) => live.whileOwned(write) });
+    // A run that never executed anywhere has no step states, events or approvals yet: nothing to read.
+    const fresh = live.begunFrom === 'Queued';
+    const steps = fresh ? new Map<string, StepState>() : await runs.steps(live.key);
+    const existing = fresh ? [] : await runs.approvals(owner, jobId);
+    const desk = new ApprovalDesk({ approvals: this.#deps.approvals, owner, run: data, ids: this.#deps.ids, clock, existing, owned: (write) => live.whileOwned(write) });
     live.onMessage((message) => {
       if (message.type === 'approval-decided') void desk.refresh().catch((err: unknown) => logger.warn({ err, jobId }, 'reading a decided approval failed'));
     });
@@ -64,7 +74,7 @@ export class WorkflowRunExecutor {
       live,
       desk,
       data,
-      lastSeq: await runs.lastSeq(live.key),
+      lastSeq: fresh ? 0 : await runs.lastSeq(live.key),
       steps,
       blocked: (run) => this.#deps.events.entriesFor(workflowRunEvent('workflow.run.blocked', owner.ownerId, run, 'Blocked'), clock.now()),
       onError: (err) => logger.error({ err, jobId }, 'recording a workflow checkpoint failed'),
@@ -86,7 +96,7 @@ export class WorkflowRunExecutor {
       await recorder.drain();
     }
     if (graph.status === 'Interrupted') return INTERRUPTED;
-    return { type: 'graph', graph, data: recorder.data, pending: desk.pending() };
+    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0 };
   }
 }
 

@@ -44,14 +44,14 @@ export function workflowRunKind(options: {
     resumes: () => true,
     execute: (run) => options.executor.execute(run),
     settle: async (run, ending) => {
-      const { status, error, data, pending } = finalOf(run, ending);
-      const withdrawn = await withdrawPending(options.approvals, run.key, pending ?? (await runs.approvals(run.key, run.key.id)));
+      const { status, error, data, pending, noApprovals } = finalOf(run, ending);
+      const withdrawn = noApprovals ? 0 : await withdrawPending(options.approvals, run.key, pending ?? (await runs.approvals(run.key, run.key.id)));
       const final: WorkflowRunData = { ...data, status, error, completedAt: run.now, parkedSeq: null, withdrawnApprovals: withdrawn };
       const event: RunEvent = { type: 'FINISHED', status, ...(error !== null ? { error } : {}) };
       const outbox = await options.events.entriesFor(workflowRunEvent('workflow.run.finished', run.key.ownerId, final, status), run.now);
       const committed = await run.commit({ events: [event], record: { patch: runs.finalPatch(final, run.now) }, outbox });
       if (!committed.committed) return null;
-      await runs.expireWith(final, run.now);
+      await runs.expireWith(final, run.now, { approvals: !noApprovals });
       logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');
       return status;
     },
@@ -64,6 +64,8 @@ interface Final {
   readonly data: WorkflowRunData;
   /** Known open approvals (undefined: read them). */
   readonly pending?: readonly ApprovalData[];
+  /** Known to have no approval at all: nothing to withdraw or expire. */
+  readonly noApprovals?: boolean;
 }
 
 /** How an ending reads as a workflow run's final status (a host stopping alone counts as a cancel, as SPEC.md's table has it). */
@@ -74,10 +76,10 @@ function finalOf(run: SettlingRun<WorkflowRunData>, ending: RunEnding<WorkflowOu
       const outcome = ending.outcome;
       if (outcome.type === 'cancel-requested') return { status: 'Cancelled', error: RUN_CANCELLED, data };
       if (outcome.type === 'no-plan') return { status: 'Failed', error: RUN_UNHANDLED, data };
-      const { graph, pending } = outcome;
-      if (graph.status === 'Succeeded') return { status: 'Succeeded', error: null, data: outcome.data, pending };
-      if (graph.status === 'Cancelled') return { status: 'Cancelled', error: RUN_CANCELLED, data: outcome.data, pending };
-      return { status: 'Failed', error: `The step '${graph.step.path}' failed: ${graph.error}`, data: outcome.data, pending };
+      const { graph, pending, noApprovals } = outcome;
+      if (graph.status === 'Succeeded') return { status: 'Succeeded', error: null, data: outcome.data, pending, noApprovals };
+      if (graph.status === 'Cancelled') return { status: 'Cancelled', error: RUN_CANCELLED, data: outcome.data, pending, noApprovals };
+      return { status: 'Failed', error: `The step '${graph.step.path}' failed: ${graph.error}`, data: outcome.data, pending, noApprovals };
     }
     case 'stopped':
       return { status: 'Cancelled', error: RUN_CANCELLED, data: { ...data, cancelRequested: data.cancelRequested || ending.stopped.cause === 'cancelled' } };

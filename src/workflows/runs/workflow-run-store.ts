@@ -29,6 +29,8 @@ export class WorkflowRunStore {
   readonly #storage: Storage;
   readonly #recordTtlMs: number;
   readonly #approvals: ApprovalStore;
+  /** owner + job id → the plan of a run admitted here and not yet begun (its executor needs no read). */
+  readonly #admittedPlans = new LRUCache<string, RunPlan>({ max: FINISHED_CACHE_ENTRIES });
   /** owner + job id → a final run's view, until its record expires. */
   readonly #finished = new LRUCache<string, RunView>({ max: FINISHED_CACHE_ENTRIES });
 
@@ -51,11 +53,13 @@ export class WorkflowRunStore {
   ): Promise<InsertResult<WorkflowRunData>> {
     const owner = { ownerId: run.ownerId };
     // The plan is written by the same statement and transaction, only when the run is admitted.
-    return this.#storage.records.insert<WorkflowRunData>(
+    const admitted = await this.#storage.records.insert<WorkflowRunData>(
       { ...workflowRunKey(owner, run.jobId), scope: run.workflowId, state: run.status, createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES }, exclusiveScope: { states: LIVE_STATES } },
       [{ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, data: plan }],
     );
+    if (admitted.outcome === 'inserted') this.#admittedPlans.set(`${run.ownerId}\u0000${run.jobId}`, plan);
+    return admitted;
   }
 
   record(owner: Owner, jobId: string): Promise<StoredRecord<WorkflowRunData> | undefined> {
@@ -79,7 +83,14 @@ export class WorkflowRunStore {
     return new Map((await this.#storage.journal.items<StepState>(key)).map((item) => [item.key, item.data]));
   }
 
+  /** The run's plan: the one admitted here (once: a later execution, after a takeover or a resume, reads it), else the stored one. */
   async plan(owner: Owner, jobId: string): Promise<RunPlan | undefined> {
+    const cacheKey = `${owner.ownerId}\u0000${jobId}`;
+    const admitted = this.#admittedPlans.get(cacheKey);
+    if (admitted !== undefined) {
+      this.#admittedPlans.delete(cacheKey);
+      return admitted;
+    }
     return (await this.#storage.records.get<RunPlan>({ collection: PLAN_COLLECTION, ownerId: owner.ownerId, id: jobId }))?.data;
   }
 
@@ -128,12 +139,12 @@ export class WorkflowRunStore {
     return { state: run.status, data: run, lease: null, expiresAt: now + this.#recordTtlMs };
   }
 
-  /** After a run became final: its plan and approvals expire with it. */
-  async expireWith(run: WorkflowRunData, now: number): Promise<void> {
+  /** After a run became final: its plan and (unless it is known to have none) its approvals expire with it. */
+  async expireWith(run: WorkflowRunData, now: number, options: { readonly approvals: boolean } = { approvals: true }): Promise<void> {
     const expiresAt = now + this.#recordTtlMs;
     const owner = { ownerId: run.ownerId };
     await this.#storage.records.update({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId }, { expiresAt });
-    await this.#approvals.expireRun(owner, run.jobId, expiresAt);
+    if (options.approvals) await this.#approvals.expireRun(owner, run.jobId, expiresAt);
   }
 
   // Approvals (kept by the approval contract, src/approvals).
