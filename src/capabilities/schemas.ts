@@ -6,9 +6,6 @@ export const HostFamiliesSchema = Type.Object(
     bundles: Type.Boolean({ description: 'AppConfig:AI:BundleExecution:Enabled; off, every bundle route answers 403.' }),
     workflows: Type.Boolean({ description: 'Always true: workflows have no switch.' }),
     evals: Type.Boolean({ description: 'AppConfig:AI:Evaluation:Enabled; off, the eval routes answer 403.' }),
-    directToolInvocation: Type.Boolean({
-      description: 'AppConfig:AI:DirectToolInvocation:Enabled; off, POST /api/tools/{name}/invoke answers 403 (the catalog is served either way).',
-    }),
     schedules: Type.Boolean({ description: 'AppConfig:Schedules:Enabled; off, the schedule routes answer 403.' }),
   },
   { description: 'Which families this host serves: its switches, the same for every caller (whether this caller may use one is the envelope’s and roles’ business).' },

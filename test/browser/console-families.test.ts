@@ -1,6 +1,8 @@
 // The console on a host that turned families off (decision 2703): bundles, evals, direct tool
 // invocation and schedules are off, workflows (which have no switch) are on. What is off leaves the
 // navigation; its pages, opened by URL, say it is off instead of failing; links into it are not offered.
+// Direct tool invocation is the exception: the host does not report it, so a tool's page offers its
+// invoke form and shows the service's 403 when it is refused.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_SETTINGS, launchChromium, openPage, seriousA11yViolations, startConsoleServer, type ConsoleServer, type WatchedPage } from './harness.js';
@@ -58,12 +60,22 @@ describe('console: families the host turned off', () => {
     await expectOffPage('schedules/new', 'Schedules', 'AppConfig:Schedules:Enabled');
   });
 
-  it('keeps the tool catalog but offers no invoke form while direct invocation is off', async () => {
+  it('offers the invoke form whatever direct invocation’s switch, and a refusal says only what the 403 says', async () => {
+    // SPEC.md: the invoke 403 deliberately does not say whether the role, governance or the switch
+    // refused, so the console does not know the switch and says nothing the 403 does not.
     const { page } = tab;
     await page.goto(`${server.url}/console/#/tools/clock`);
-    await page.getByText('This family is turned off on this host.').waitFor();
-    expect(await page.getByRole('button', { name: 'Invoke' }).count()).toBe(0);
-    expect(await page.locator('.facts').textContent()).toContain('no (turned off on this host)');
+    await page.getByRole('button', { name: 'Invoke' }).waitFor();
+    expect(await page.locator('.facts div', { hasText: 'Invocable here' }).locator('dd').textContent()).toBe('yes');
+    const refused = page.waitForResponse((response) => response.url().endsWith('/api/tools/clock/invoke'));
+    await page.getByRole('button', { name: 'Invoke' }).click();
+    const response = await refused;
+    expect(response.status()).toBe(403);
+    const { detail } = (await response.json()) as { detail: string };
+    const alert = page.getByRole('alert').filter({ hasText: 'The invocation was refused' });
+    await alert.waitFor();
+    expect(await alert.locator('.problem-detail').textContent()).toBe(detail);
+    expect(await page.getByText('turned off on this host').count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 

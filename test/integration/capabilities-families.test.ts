@@ -1,5 +1,6 @@
 // GET /api/capabilities says which families the host serves (decision 2703): each flag follows its
 // switch, the same for every caller, and a family it says is off answers 403 as the flag promises.
+// Direct tool invocation's switch is not among them (SPEC.md: its 403 is deliberately not distinguished).
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANONYMOUS_DEV, buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
@@ -29,7 +30,7 @@ describe('GET /api/capabilities families', () => {
         Schedules: { Enabled: true },
       },
     };
-    expect(await families(on)).toEqual({ bundles: true, workflows: true, evals: true, directToolInvocation: true, schedules: true });
+    expect(await families(on)).toEqual({ bundles: true, workflows: true, evals: true, schedules: true });
   });
 
   it('says which families are off, and those answer 403 while workflows (which have no switch) stay on', async () => {
@@ -37,16 +38,14 @@ describe('GET /api/capabilities families', () => {
       bundles: false,
       workflows: true,
       evals: false,
-      directToolInvocation: false,
       schedules: false,
     });
     for (const [method, url] of [
       ['GET', '/api/bundles'],
       ['GET', '/api/evals/runs'],
       ['GET', '/api/schedules'],
-      ['POST', '/api/tools/clock/invoke'],
     ] as const) {
-      const res = await t!.app.inject({ method, url, ...(method === 'POST' ? { payload: { operation: 'now' } } : {}) });
+      const res = await t!.app.inject({ method, url });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
     }
     expect((await t!.app.inject({ method: 'GET', url: '/api/workflows' })).statusCode).toBe(200);

@@ -213,12 +213,14 @@ export interface Capabilities {
   readonly families: HostFamilies;
 }
 
-/** Which families the host serves (decision 2703): its switches, the same for every caller. */
+/**
+ * Which families the host serves (decision 2703): its switches, the same for every caller. Direct tool
+ * invocation's switch is not among them: SPEC.md keeps its 403 deliberately undistinguished.
+ */
 export interface HostFamilies {
   readonly bundles: boolean;
   readonly workflows: boolean;
   readonly evals: boolean;
-  readonly directToolInvocation: boolean;
   readonly schedules: boolean;
 }
 

@@ -17,17 +17,16 @@ export function FamilyOffPage({ family }: { family: Family }) {
   );
 }
 
-/** The sentence itself, for a page that keeps the rest of what it shows (the tool page's invoke form). */
-export function FamilyOffNotice({ family }: { family: Family }) {
+function FamilyOffNotice({ family }: { family: Family }) {
   const { name, key } = FAMILY_TEXT[family];
   return (
     <div class="notice family-off" role="status">
       <p>
-        <strong>This family is turned off on this host.</strong> {name} {family === 'directToolInvocation' ? 'is' : 'are'} not served here.
+        <strong>This family is turned off on this host.</strong> {name} are not served here.
       </p>
       {key === '' ? null : (
         <p class="meta">
-          The host’s operator turns {family === 'directToolInvocation' ? 'it' : 'them'} on with <code>{key}</code> set to <code>true</code>.
+          The host’s operator turns them on with <code>{key}</code> set to <code>true</code>.
         </p>
       )}
     </div>

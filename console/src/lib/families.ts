@@ -8,7 +8,7 @@ import type { HostFamilies } from '../api/types';
 
 export type Family = keyof HostFamilies;
 
-export const ALL_FAMILIES_ON: HostFamilies = { bundles: true, workflows: true, evals: true, directToolInvocation: true, schedules: true };
+export const ALL_FAMILIES_ON: HostFamilies = { bundles: true, workflows: true, evals: true, schedules: true };
 
 export const FamiliesContext = createContext<HostFamilies>(ALL_FAMILIES_ON);
 
@@ -18,8 +18,10 @@ export function useFamilies(): HostFamilies {
 
 /**
  * The family behind a console section, when the whole section is that family's. Tools is not: its
- * catalog, "why may I?" and spend panel are served whatever the switches say; only its invoke form
- * is direct tool invocation. Approvals and webhooks have no switch.
+ * catalog, "why may I?" and spend panel are served whatever the switches say, and its invoke form is
+ * always offered for a directly invocable tool (whether the host serves direct invocation is not
+ * reported: a refused invocation shows the service's 403, as SPEC.md has it). Approvals and webhooks
+ * have no switch.
  */
 export function familyOfSection(section: string | undefined): Family | null {
   switch (section) {
@@ -38,6 +40,5 @@ export const FAMILY_TEXT: Readonly<Record<Family, { readonly name: string; reado
   bundles: { name: 'Bundles', key: 'AppConfig:AI:BundleExecution:Enabled' },
   workflows: { name: 'Workflows', key: '' },
   evals: { name: 'Evals', key: 'AppConfig:AI:Evaluation:Enabled' },
-  directToolInvocation: { name: 'Direct tool invocation', key: 'AppConfig:AI:DirectToolInvocation:Enabled' },
   schedules: { name: 'Schedules', key: 'AppConfig:Schedules:Enabled' },
 };

@@ -1,13 +1,10 @@
 // One tool: its description and risk, and an invoke form generated from each operation's parameter
-// JSON Schema (or, when the host turned direct tool invocation off, a note saying so). The answer
-// (output or the tool's error) is shown as text.
+// JSON Schema. The answer (output or the tool's error) is shown as text.
 import { useState } from 'preact/hooks';
 import type { ToolDescription, ToolInvocation } from '../api/types';
 import { Badge, Facts, ProblemNotice, Verbatim } from '../components/common';
-import { FamilyOffNotice } from '../components/family-off';
 import { SchemaForm } from '../components/schema-form';
 import { useApi } from '../lib/api-context';
-import { useFamilies } from '../lib/families';
 import { duration, prettyJson } from '../lib/format';
 import { href, useTitle } from '../lib/router';
 import { fieldsOf, parametersOf, type FieldValues } from '../lib/schema-fields';
@@ -25,7 +22,6 @@ export function ToolPage({ name }: { name: string }) {
   const [error, setError] = useState<unknown>(undefined);
   const [result, setResult] = useState<ToolInvocation | null>(null);
   const [busy, setBusy] = useState(false);
-  const invocable = useFamilies().directToolInvocation;
 
   const value = tool.value;
   const chosen = operation ?? value?.operations[0] ?? null;
@@ -74,12 +70,10 @@ export function ToolPage({ name }: { name: string }) {
               ['Risk', <Badge status={`risk-${value.riskTier}`} label={value.riskTier} />],
               ['Read-only', value.isReadOnly ? 'yes' : 'no'],
               ['Concurrency-safe', value.isConcurrencySafe ? 'yes' : 'no'],
-              ['Invocable here', !value.isDirectlyInvocable ? 'no (only inside runs)' : invocable ? 'yes' : 'no (turned off on this host)'],
+              ['Invocable here', value.isDirectlyInvocable ? 'yes' : 'no (only inside runs)'],
             ]}
           />
-          {!value.isDirectlyInvocable ? null : !invocable ? (
-            <FamilyOffNotice family="directToolInvocation" />
-          ) : (
+          {!value.isDirectlyInvocable ? null : (
             <form
               class="invoke"
               onSubmit={(event) => {

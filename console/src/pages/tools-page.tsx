@@ -6,7 +6,6 @@ import type { Capabilities, ToolEntry } from '../api/types';
 import { Badge, Empty, Facts, ProblemNotice } from '../components/common';
 import { SpendPanel } from '../components/spend-panel';
 import { useApi } from '../lib/api-context';
-import { useFamilies } from '../lib/families';
 import { href, useTitle } from '../lib/router';
 import { limitText } from '../lib/spend-limits';
 import { useAsync } from '../lib/use-async';
@@ -27,7 +26,6 @@ export function ToolsPage() {
   const gateway = useAsync((signal) => api.get<{ resource: string }>('/.well-known/oauth-protected-resource', signal), [api]);
   const tools = catalog.value?.tools ?? [];
   const caps = capabilities.value;
-  const invocable = useFamilies().directToolInvocation;
   return (
     <section>
       <h1>Tools</h1>
@@ -59,7 +57,7 @@ export function ToolsPage() {
                 </td>
                 <td>{tool.isReadOnly ? 'yes' : 'no'}</td>
                 <td>{tool.isConcurrencySafe ? 'yes' : 'no'}</td>
-                <td>{!tool.isDirectlyInvocable ? 'no' : invocable ? 'yes' : 'no (turned off on this host)'}</td>
+                <td>{tool.isDirectlyInvocable ? 'yes' : 'no'}</td>
               </tr>
             ))}
           </tbody>
