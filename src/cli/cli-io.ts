@@ -21,7 +21,7 @@ export const USAGE = [
   'commands:',
   '  serve [--config FILE]... [--port N] [--host H]   serve the API (env PORT and HOST are honoured)',
   '  migrate [--config FILE]...                       apply the PostgreSQL schema migrations (AppConfig:Storage) and exit',
-  '  dev-idp [--port N] [--state DIR]                 a local OpenID provider for development and tests',
+  '  dev-idp [--port N] [--host H] [--state DIR]      a local OpenID provider for development and tests',
   '  token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]   mint a token from the dev-idp',
   '  bundle pack DIR [-o FILE]                        zip an agent folder and check it as the server would',
   '',

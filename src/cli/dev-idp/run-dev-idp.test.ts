@@ -76,8 +76,23 @@ describe('portcullis dev-idp', () => {
     expect(await second.stop()).toBe(0);
   });
 
+  it('listens on the --host name and puts it in the issuer, which token then mints for', async () => {
+    const running = await start(['--port', '0', '--host', 'localhost', '--state', 'named']);
+    const instance = running.config[`${PREFIX}Instance`]!;
+    expect(instance).toMatch(/^http:\/\/localhost:\d+\/$/);
+    const tenantId = running.config[`${PREFIX}TenantId`]!;
+    const discovery = (await (await fetch(`${instance}${tenantId}/v2.0/.well-known/openid-configuration`)).json()) as { issuer: string };
+    expect(discovery.issuer).toBe(`${instance}${tenantId}/v2.0`);
+    const out: string[] = [];
+    expect(await runToken(['--sub', 'a', '--state', 'named'], { cwd, stdout: (line) => out.push(line), stderr: () => undefined })).toBe(0);
+    const claims = JSON.parse(Buffer.from(out[0]!.split('.')[1]!, 'base64url').toString('utf8')) as { iss: string };
+    expect(claims.iss).toBe(discovery.issuer);
+    expect(await running.stop()).toBe(0);
+  });
+
   it.each([
     ['a non-numeric port', ['--port', 'http']],
+    ['an empty host', ['--host', ' ']],
     ['an out-of-range port', ['--port', '70000']],
     ['an unknown flag', ['--tenant', 'x']],
     ['a positional argument', ['serve']],

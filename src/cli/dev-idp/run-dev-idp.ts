@@ -1,5 +1,6 @@
-// `portcullis dev-idp [--port N] [--state DIR]`: runs the local provider until stopped; config lines as
-// env vars on stdout (sourceable), status on stderr.
+// `portcullis dev-idp [--port N] [--host H] [--state DIR]`: runs the local provider until stopped; config
+// lines as env vars on stdout (sourceable), status on stderr. The host it listens on is also the host in
+// its issuer URL, so `--host NAME` serves a provider that other machines (containers) reach by NAME.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliIo } from './cli-io.js';
@@ -8,7 +9,7 @@ import { startDevIdp, type DevIdp } from './start-dev-idp.js';
 import { runnable } from '../runnable.js';
 
 export const DEV_IDP_USAGE = [
-  'usage: portcullis dev-idp [--port N] [--state DIR]',
+  'usage: portcullis dev-idp [--port N] [--host H] [--state DIR]',
   '',
   'A local OpenID provider for development and tests. Prints the service configuration as',
   'environment-variable lines on stdout (redirect them to a file and source it), status on stderr,',
@@ -16,6 +17,8 @@ export const DEV_IDP_USAGE = [
   '',
   'options:',
   '  --port N      port to listen on (default: the port of the last run, else a free one)',
+  '  --host H      address or host name to listen on, also the host of the issuer URL, so callers',
+  '                must reach it by that name (default: the host of the last run, else 127.0.0.1)',
   '  --state DIR   folder for the signing key and fixed tenant and client ids (default: .portcullis)',
   '  -h, --help    show this help',
 ].join('\n');
@@ -37,7 +40,7 @@ export async function runDevIdp(args: string[], io: CliIo): Promise<number> {
   try {
     ({ values } = parseArgs({
       args,
-      options: { port: { type: 'string' }, state: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { port: { type: 'string' }, host: { type: 'string' }, state: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -57,11 +60,15 @@ export async function runDevIdp(args: string[], io: CliIo): Promise<number> {
       return 2;
     }
   }
+  if (values.host !== undefined && values.host.trim() === '') {
+    io.stderr(`portcullis dev-idp: --host must not be empty\n${DEV_IDP_USAGE}`);
+    return 2;
+  }
   const stateDir = resolve(io.cwd, values.state ?? DEFAULT_STATE_DIR);
 
   let idp: DevIdp;
   try {
-    idp = await startDevIdp({ stateDir, persist: true, ...(port === undefined ? {} : { port }) });
+    idp = await startDevIdp({ stateDir, persist: true, ...(port === undefined ? {} : { port }), ...(values.host === undefined ? {} : { host: values.host }) });
   } catch (error) {
     const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
     io.stderr(`portcullis dev-idp: could not start: ${(error as Error).message}${inUse ? '; pick another port with --port N' : ''}`);
