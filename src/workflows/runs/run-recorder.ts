@@ -26,6 +26,12 @@ export interface RunRecorderOptions {
   readonly onError: (error: unknown) => void;
 }
 
+/** What a finished recording had not committed yet: the run's final commit writes it. */
+export interface RecordedTail {
+  readonly items: readonly { readonly key: string; readonly data: StepState }[];
+  readonly events: readonly RunEvent[];
+}
+
 export class RunRecorder implements ExecutionObserver {
   readonly #options: RunRecorderOptions;
   #data: WorkflowRunData;
@@ -39,6 +45,9 @@ export class RunRecorder implements ExecutionObserver {
   #parkedOffset: number | null = null;
   #withData = false;
   #flushing = false;
+  #finishing = false;
+  /** A step ended since the last commit began. */
+  #stepEnded = false;
 
   constructor(options: RunRecorderOptions) {
     this.#options = options;
@@ -61,6 +70,7 @@ export class RunRecorder implements ExecutionObserver {
     this.#options.steps.set(step.id, next);
     this.#items.set(step.id, next);
     this.#events.push(stepEvent(step, next));
+    if (next.status === 'Succeeded' || next.status === 'Failed' || next.status === 'Skipped') this.#stepEnded = true;
     if (change.status === 'Succeeded' && change.usage) {
       const usage = this.#data.usage;
       this.#data = { ...this.#data, usage: { inputTokens: usage.inputTokens + change.usage.inputTokens, outputTokens: usage.outputTokens + change.usage.outputTokens } };
@@ -100,8 +110,25 @@ export class RunRecorder implements ExecutionObserver {
     return this.#chain;
   }
 
+  /**
+   * Ends the recording of a run whose graph completed: waits for the commit in flight, then hands
+   * over what is still pending — step items and events, in order — instead of committing it, so the
+   * run's final commit writes them atomically with its end (one commit fewer per run). Nothing is
+   * recorded after this.
+   */
+  async finish(): Promise<RecordedTail> {
+    this.#finishing = true;
+    await this.#chain;
+    const tail: RecordedTail = { items: toItems(this.#items), events: this.#events };
+    this.#items = new Map();
+    this.#events = [];
+    this.#withData = false;
+    this.#parkedOffset = null;
+    return tail;
+  }
+
   #schedule(): void {
-    if (this.#flushing) return;
+    if (this.#flushing || this.#finishing) return;
     this.#flushing = true;
     this.#chain = this.#flush().catch((error: unknown) => this.#options.onError(error));
   }
@@ -112,7 +139,11 @@ export class RunRecorder implements ExecutionObserver {
       // Starts after the reporting turn, so what the engine reports together goes out together: on a
       // storage that commits at once (Memory) a step's success and its successor's start are one commit.
       await Promise.resolve();
-      while (this.#items.size > 0 || this.#events.length > 0 || this.#withData) {
+      // A step that ended may have been the graph's last: after one more turn of the event loop the
+      // graph has completed if it is going to, and then finish() takes this batch for the final commit.
+      if (this.#stepEnded) await new Promise((resolve) => setImmediate(resolve));
+      this.#stepEnded = false;
+      while (!this.#finishing && (this.#items.size > 0 || this.#events.length > 0 || this.#withData)) {
         const items = this.#items;
         const events = this.#events;
         const parkedOffset = this.#parkedOffset;

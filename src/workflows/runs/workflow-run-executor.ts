@@ -21,6 +21,7 @@ import { workflowRunEvent } from './workflow-run-event.js';
 import type { EventOutbox } from '../../platform/outbox/index.js';
 import type { WorkflowRunStore } from './workflow-run-store.js';
 import type { ApprovalData, StepState, WorkflowRunData } from './workflow-run.js';
+import type { RecordedTail } from './run-recorder.js';
 
 /** What an execution came to: the graph's outcome (or no plan to run), the run as recorded, its open approvals. */
 export type WorkflowOutcome =
@@ -31,6 +32,8 @@ export type WorkflowOutcome =
       readonly pending: readonly ApprovalData[];
       /** True when the run is known to have no approval at all (it began here from Queued and opened none). */
       readonly noApprovals: boolean;
+      /** Checkpoints not committed yet: the final commit writes them with the run's end. */
+      readonly tail: RecordedTail;
     }
   | { readonly type: 'cancel-requested' }
   | { readonly type: 'no-plan' };
@@ -79,7 +82,7 @@ export class WorkflowRunExecutor {
       blocked: (run) => this.#deps.events.entriesFor(workflowRunEvent('workflow.run.blocked', owner.ownerId, run, 'Blocked'), clock.now()),
       onError: (err) => logger.error({ err, jobId }, 'recording a workflow checkpoint failed'),
     });
-    let graph: GraphOutcome;
+    let graph: GraphOutcome | undefined;
     try {
       graph = await executeWorkflow(buildGraph(plan.workflow, new Map(plan.subPlans.map((w) => [w.id, w]))), data.input, live.signal, {
         runners: traceStepRunners(logStepRunners(createStepRunners(this.#deps.steps, data), logger, data), this.#deps.steps.tracing, data),
@@ -92,11 +95,13 @@ export class WorkflowRunExecutor {
         draining: live.draining,
       });
     } finally {
-      // Every checkpoint reported so far goes out before the run's end is written.
-      await recorder.drain();
+      // A run that threw or was interrupted: every checkpoint reported so far goes out now.
+      if (graph === undefined || graph.status === 'Interrupted') await recorder.drain();
     }
     if (graph.status === 'Interrupted') return INTERRUPTED;
-    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0 };
+    // A completed graph: what is not committed yet goes out with the run's end, in its final commit.
+    const tail = await recorder.finish();
+    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0, tail };
   }
 }
 

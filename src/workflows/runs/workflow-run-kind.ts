@@ -49,7 +49,14 @@ export function workflowRunKind(options: {
       const final: WorkflowRunData = { ...data, status, error, completedAt: run.now, parkedSeq: null, withdrawnApprovals: withdrawn };
       const event: RunEvent = { type: 'FINISHED', status, ...(error !== null ? { error } : {}) };
       const outbox = await options.events.entriesFor(workflowRunEvent('workflow.run.finished', run.key.ownerId, final, status), run.now);
-      const committed = await run.commit({ events: [event], record: { patch: runs.finalPatch(final, run.now) }, outbox });
+      // A completed graph's last checkpoints (its last step's end, usually) are written with the end.
+      const tail = ending.type === 'completed' && ending.outcome.type === 'graph' ? ending.outcome.tail : undefined;
+      const committed = await run.commit({
+        ...(tail === undefined || tail.items.length === 0 ? {} : { items: tail.items }),
+        events: tail === undefined ? [event] : [...tail.events, event],
+        record: { patch: runs.finalPatch(final, run.now) },
+        outbox,
+      });
       if (!committed.committed) return null;
       await runs.expireWith(final, run.now, { approvals: !noApprovals });
       logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');

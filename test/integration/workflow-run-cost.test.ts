@@ -1,0 +1,38 @@
+// What a workflow run costs the storage (issue 28): a 3-step run (ToolUse → LlmCall → ToolUse) from
+// its start request to its last write, counted as operations on the storage port — on PostgreSQL one
+// statement each. Rate takes are left out (on PostgreSQL a busy caller's cost a statement per block,
+// pg-rate-windows.test.ts); so are the test's own reads, made on the storage underneath.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { openTestStorage, type TestStorage } from '../helpers/test-storage.js';
+import { countingStorage, type CountingStorage } from '../helpers/counting-storage.js';
+import { eventually } from '../helpers/eventually.js';
+import { chain, llmStep, start, submit, toolStep, workflowSettings } from './workflows-harness.js';
+
+let own: TestStorage;
+let counted: CountingStorage;
+let t: TestApp;
+
+beforeAll(async () => {
+  own = await openTestStorage();
+  counted = countingStorage(own.storage);
+  t = await buildTestApp({ settings: workflowSettings({ ChatModel: { Provider: 'Scripted' } }), deps: { storage: counted.storage } });
+});
+afterAll(async () => {
+  await t.close();
+  await own.dispose();
+});
+
+describe('a 3-step workflow run, start to last write', () => {
+  it('costs at most 10 storage operations (16 on PostgreSQL and 17 on Memory before issue 28)', async () => {
+    const workflowId = await submit(t.app, chain('three', toolStep('before'), llmStep('ask', 'hello'), toolStep('after')));
+    counted.reset();
+    const { jobId } = await start(t.app, workflowId);
+    const plan = { collection: 'workflow-run-plan', ownerId: 'anonymous:dev', id: jobId };
+    const run = { collection: 'workflow-run', ownerId: 'anonymous:dev', id: jobId };
+    // Read underneath the counter: the run is final and its plan expires with it (the last write).
+    await eventually(async () => ((await own.storage.records.get(run))?.state === 'Succeeded' && (await own.storage.records.get(plan))?.expiresAt !== null ? true : undefined));
+    const operations = counted.calls.filter((call) => !call.startsWith('rates.'));
+    expect(operations.length, operations.join('\n')).toBeLessThanOrEqual(10);
+  });
+});
