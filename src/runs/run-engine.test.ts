@@ -311,6 +311,39 @@ describe('RunEngine', () => {
     expect((await storage.records.lapsed(['job'], LIVE, 10)).map((r) => r.id)).toEqual(['r1']);
   });
 
+  it('begins a run from the record its admission returned even after a heartbeat renewed its lease meanwhile', async () => {
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
+    const key = { collection: 'job', ownerId: 'alice', id: 'r1' };
+    const admitted = await h.engine.admit({ ...key, state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
+    if (admitted.outcome !== 'inserted') throw new Error('not admitted');
+    await h.engine.heartbeat();
+    h.engine.dispatch(key, admitted.record);
+    await settle();
+    expect(h.executed).toHaveLength(1);
+    expect(await stateOf(storage, key)).toBe('Running');
+  });
+
+  it('lets go of a run it holds but no longer executes so that a scan takes it over: the next heartbeat does not renew it back', async () => {
+    const { clock, storage, instance } = world();
+    const h = instance('i1');
+    h.behave(async () => {
+      throw new StorageUnavailableError();
+    });
+    const key = await admit(h.engine, clock, 'r1');
+    h.engine.dispatch(key);
+    await h.engine.idle();
+    await h.engine.heartbeat();
+    await h.engine.heartbeat();
+    expect((await storage.records.lapsed(['job'], LIVE, 10)).map((r) => r.id)).toEqual(['r1']);
+    h.behave(async () => 'ok');
+    await h.engine.scan();
+    await h.engine.idle();
+    expect(h.executed).toHaveLength(2);
+    expect(h.endings.map((e) => e.ending.type)).toEqual(['completed']);
+    expect(await stateOf(storage, key)).toBe('Succeeded');
+  });
+
   it('writes a crash as crashed', async () => {
     const { clock, storage, instance } = world();
     const h = instance('i1');

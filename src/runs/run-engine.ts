@@ -38,6 +38,11 @@ export const QUEUED = 'Queued';
 const UNWIND_MS = 1_000;
 const HEARTBEAT_RETRY_MS = 250;
 
+/** The lease holder of a run an instance let go of while alive: nobody's, lapsed, for any scan to claim. */
+function releasedBy(instanceId: string): string {
+  return `released:${instanceId}`;
+}
+
 export function runTopic(key: RecordKey): string {
   return `run:${key.collection}/${key.id}`;
 }
@@ -60,6 +65,8 @@ export class RunEngine {
   readonly #kinds = new Map<string, { kind: RunKind; lane: RunLane }>();
   readonly #executing = new Map<string, Executing>();
   readonly #claiming = new Set<string>();
+  /** Runs admitted leased to this instance and not dispatched yet (key → when), alive here meanwhile. */
+  readonly #admitting = new Map<string, number>();
   readonly #heartbeatOutage: OutageLog;
   readonly #scanOutage: OutageLog;
   readonly #commitOutage: OutageLog;
@@ -109,6 +116,8 @@ export class RunEngine {
 
   /** Stores a new run record under the owner's caps; with `leased` it is this instance's from the start. */
   admit<T>(record: NewRecord<T>, rules: InsertRules, options: { readonly leased: boolean }): Promise<InsertResult<T>> {
+    // Alive here from before the insert until it is dispatched: a heartbeat in between must not let go of it.
+    if (options.leased) this.#admitting.set(keyString(record), this.#options.storage.clock.now());
     return this.#options.storage.records.insert({ ...record, lease: options.leased ? this.lease() : (record.lease ?? null) }, rules);
   }
 
@@ -119,6 +128,7 @@ export class RunEngine {
    */
   dispatch(key: RecordKey, admitted?: StoredRecord): void {
     const entry = this.#entry(key.collection);
+    this.#admitting.delete(keyString(key));
     entry.lane.enqueue({ id: keyString(key), ownerId: key.ownerId, start: (slot) => this.#execute(entry.kind, key, slot, admitted) });
   }
 
@@ -202,6 +212,7 @@ export class RunEngine {
   async heartbeat(): Promise<void> {
     clearTimeout(this.#heartbeatRetry);
     const { storage, instanceId, leaseTtlMs } = this.#options;
+    for (const [id, admittedAt] of this.#admitting) if (storage.clock.now() - admittedAt >= leaseTtlMs) this.#admitting.delete(id);
     try {
       const renewedKeys = await storage.records.renewLeases(instanceId, leaseTtlMs);
       const renewed = new Set(renewedKeys.map(keyString));
@@ -209,7 +220,10 @@ export class RunEngine {
       for (const key of renewedKeys) {
         if (this.#aliveHere(key) || !this.#kinds.has(key.collection)) continue;
         this.#options.log.warn({ collection: key.collection, jobId: key.id }, 'letting go of a run no longer executing here');
-        await storage.records.update(key, { lease: { holder: instanceId, expiresAt: storage.clock.now() } }, { leaseHolder: instanceId });
+        // Under a holder this instance's renewals do not match, lapsed now: the next scan of any
+        // instance (this one included) takes it over. Kept under this instance's own id, the next
+        // heartbeat would renew it again before a scan saw it lapse.
+        await storage.records.update(key, { lease: { holder: releasedBy(instanceId), expiresAt: storage.clock.now() } }, { leaseHolder: instanceId });
       }
       for (const [id, executing] of this.#executing) {
         const { run, kind } = executing;
@@ -406,6 +420,12 @@ export class RunEngine {
 
   #aliveHere(key: RecordKey): boolean {
     const id = keyString(key);
+    const admittedAt = this.#admitting.get(id);
+    if (admittedAt !== undefined) {
+      // Admitted and never dispatched (the request that admitted it refused it after all): alive for a lease's time.
+      if (this.#options.storage.clock.now() - admittedAt < this.#options.leaseTtlMs) return true;
+      this.#admitting.delete(id);
+    }
     return this.#executing.has(id) || this.#claiming.has(id) || (this.#kinds.get(key.collection)?.lane.has(id) ?? false);
   }
 

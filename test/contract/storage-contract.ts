@@ -273,8 +273,12 @@ export function describeStorageContract(provider: string, create: () => Promise<
         await storage.records.insert({ ...key('b'), state: 'Running', createdAt: clock.now(), lease: { holder: 'i1', expiresAt: clock.now() + 1_000 }, data: {} });
         clock.advance(1_000);
         await storage.records.claim(key('b'), 'i2', 1_000, { states: ['Running'], lapsedOnly: true });
+        const before = (await storage.records.get(key('a')))!.version;
         expect((await storage.records.renewLeases('i1', 5_000)).map((k) => k.id)).toEqual(['a']);
         expect((await storage.records.get(key('a')))?.leaseExpiresAt).toBe(clock.now() + 5_000);
+        // Not a new version: a write guarded by the version read before the renewal still holds.
+        expect((await storage.records.get(key('a')))?.version).toBe(before);
+        expect(await storage.records.update(key('a'), { state: 'Running' }, { version: before })).toBeDefined();
         expect(await storage.records.releaseLeases('i1')).toBe(1);
         expect((await storage.records.lapsed(['thing'], ['Running'], 10)).map((r) => r.id)).toEqual(['a']);
         expect((await storage.records.claim(key('a'), 'i3', 1_000, { states: ['Running'], lapsedOnly: true }))?.leaseHolder).toBe('i3');

@@ -132,7 +132,10 @@ export interface RecordStore {
   claim<T>(key: RecordKey, holder: string, ttlMs: number, query: ClaimQuery): Promise<StoredRecord<T> | undefined>;
   /** Records of these collections in one of `states` whose lease lapsed (oldest first); claim each before acting. */
   lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]>;
-  /** Extends every lease the holder has not lost (lapsed but unclaimed counts as kept) and returns those records' keys. */
+  /**
+   * Extends every lease the holder has not lost (lapsed but unclaimed counts as kept) and returns those
+   * records' keys. A renewal is not a new version: writes guarded by a version read before it still hold.
+   */
   renewLeases(holder: string, ttlMs: number): Promise<RecordKey[]>;
   /** Lets every lease of the holder lapse now (graceful shutdown: another instance may take over at once); returns how many. */
   releaseLeases(holder: string): Promise<number>;

@@ -172,7 +172,8 @@ export class MemoryRecordStore implements RecordStore {
   }
 
   renewLeases(holder: string, ttlMs: number): Promise<RecordKey[]> {
-    return this.#eachHeld(holder, (row, now) => this.#table.apply(row, { lease: { holder, expiresAt: now + ttlMs } }));
+    // Not a new version: a renewal changes no content, so a write guarded by the version read before it still holds.
+    return this.#eachHeld(holder, (row, now) => this.#table.apply(row, { lease: { holder, expiresAt: now + ttlMs } }, false));
   }
 
   async releaseLeases(holder: string): Promise<number> {

@@ -104,7 +104,8 @@ export class MemoryTable {
     return record.leaseHolder === holder;
   }
 
-  apply(row: Row, patch: RecordPatch<unknown>): StoredRecord {
+  /** Applies a patch; every change but a lease renewal (`bump` false) is a new version. */
+  apply(row: Row, patch: RecordPatch<unknown>, bump = true): StoredRecord {
     const current = row.record;
     const lease = patch.lease;
     // A literal, not conditional spreads: a workflow step's checkpoint applies one patch per commit.
@@ -116,7 +117,7 @@ export class MemoryTable {
       state: patch.state !== undefined ? patch.state : current.state,
       createdAt: current.createdAt,
       expiresAt: patch.expiresAt !== undefined ? patch.expiresAt : current.expiresAt,
-      version: current.version + 1,
+      version: bump ? current.version + 1 : current.version,
       leaseHolder: lease !== undefined ? (lease?.holder ?? null) : current.leaseHolder,
       leaseExpiresAt: lease !== undefined ? (lease?.expiresAt ?? null) : current.leaseExpiresAt,
       data: patch.data !== undefined ? deepFreezeJson(patch.data) : current.data,

@@ -208,7 +208,8 @@ function statements(names: SchemaNames) {
       WHERE collection = ANY ($1) AND state = ANY ($2) AND lease_holder IS NOT NULL AND lease_expires_at <= $3
         AND (expires_at IS NULL OR expires_at > $3)
       ORDER BY lease_expires_at LIMIT $4`,
-    renew: `UPDATE ${s}.records SET lease_expires_at = $3, version = version + 1 WHERE ${holds} RETURNING collection, owner_id, id`,
+    // Not a new version: a renewal changes no content, so a write guarded by the version read before it still holds.
+    renew: `UPDATE ${s}.records SET lease_expires_at = $3 WHERE ${holds} RETURNING collection, owner_id, id`,
     // Released leases lapse now (the holder is kept), so a scan on any instance claims them at once.
     release: `UPDATE ${s}.records SET lease_expires_at = $2, version = version + 1 WHERE ${holds} RETURNING id`,
   };
