@@ -93,7 +93,8 @@ export class Terminal {
 
   /**
    * Whether every process of the shell's group is asleep, waiting for input or a request (Linux's
-   * /proc; elsewhere assumed). `dev-idp > idp.env` prints "listening on" before it writes the file.
+   * /proc; elsewhere assumed): a service that printed "listening on" has also finished what it writes
+   * with it (a reader waits as a person would, not at the first byte).
    */
   async #idle(): Promise<boolean> {
     const pids = await readdir('/proc').catch(() => []);

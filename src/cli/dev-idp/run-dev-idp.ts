@@ -74,9 +74,10 @@ export async function runDevIdp(args: string[], io: CliIo): Promise<number> {
     io.stderr(`portcullis dev-idp: could not start: ${(error as Error).message}${inUse ? '; pick another port with --port N' : ''}`);
     return 1;
   }
+  // The settings lines first: whoever waits for "listening on" may read them at once (`> idp.env`).
+  for (const line of devIdpConfigLines(idp)) io.stdout(line);
   io.stderr(`dev identity provider listening on ${idp.url} (issuer ${idp.issuer})`);
   io.stderr(`state and signing key: ${stateFilePath(stateDir)}; mint a token with: ${runnable('token --sub alice')}`);
-  for (const line of devIdpConfigLines(idp)) io.stdout(line);
 
   await untilStopped(io.signal);
   await idp.close();
