@@ -193,8 +193,8 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
     // Literals, not spreads of the change: this runs once per checkpoint of every workflow step.
     const fenced: JournalChange<T, D> =
       change.record === undefined
-        ? { items: change.items, events: change.events, record: this.#fenceOnly, outbox: change.outbox }
-        : { items: change.items, events: change.events, record: { patch: change.record.patch, guard: { ...change.record.guard, leaseHolder: this.holder } }, outbox: change.outbox };
+        ? { items: change.items, events: change.events, record: this.#fenceOnly, outbox: change.outbox, expire: change.expire }
+        : { items: change.items, events: change.events, record: { patch: change.record.patch, guard: { ...change.record.guard, leaseHolder: this.holder } }, outbox: change.outbox, expire: change.expire };
     for (let wait = MIN_RETRY_MS; ; wait = Math.min(MAX_RETRY_MS, wait * 2)) {
       if (this.#fenced) return REFUSED;
       try {

@@ -309,6 +309,25 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.records.get({ collection: 'outbox', ownerId: 'alice', id: 'e1' })).toMatchObject({ scope: 'sub-1', state: 'Pending', version: 1, leaseHolder: 'due', data: { event: 'e1' } });
       });
 
+      it('sets the expiry of the records a journal commit names, with the outbox or without, and of none when the guard refuses', async () => {
+        await storage.records.insert({ ...run, state: 'Running', createdAt: clock.now(), data: {} });
+        const plan = { collection: 'plan', ownerId: 'alice', id: 'run-plan' };
+        await storage.records.insert({ ...plan, createdAt: clock.now(), data: { steps: 3 } });
+        const at = clock.now() + 60_000;
+        const missing = { collection: 'plan', ownerId: 'alice', id: 'never-stored' };
+        expect(await storage.journal.commit(run, { record: { patch: { state: 'Done' }, guard: { states: ['Queued'] } }, expire: { keys: [plan], at } })).toEqual({ committed: false });
+        expect((await storage.records.get(plan))?.expiresAt).toBeNull();
+        const done = await storage.journal.commit(run, { events: [{ type: 'FINISHED' }], record: { patch: { state: 'Done', expiresAt: at } }, expire: { keys: [plan, missing], at } });
+        expect(done.committed).toBe(true);
+        expect((await storage.records.get(plan))?.expiresAt).toBe(at);
+        expect(await storage.records.get(missing)).toBeUndefined();
+        const other = { collection: 'plan', ownerId: 'alice', id: 'with-outbox' };
+        await storage.records.insert({ ...other, createdAt: clock.now(), data: {} });
+        expect((await storage.journal.commit(run, { events: ['x'], outbox: [entry('e9')], expire: { keys: [other], at: at + 1 } })).committed).toBe(true);
+        expect((await storage.records.get(other))?.expiresAt).toBe(at + 1);
+        expect(await outboxIds()).toEqual(['e9']);
+      });
+
       it('writes the outbox with a guarded update or an insert, and only when that write happens', async () => {
         await storage.records.insert({ ...key('a'), state: 'Pending', createdAt: clock.now(), data: {} }, undefined, [entry('requested')]);
         expect(await storage.records.insert({ ...key('a'), createdAt: clock.now(), data: {} }, undefined, [entry('again')])).toMatchObject({ outcome: 'exists' });

@@ -25,6 +25,11 @@ export interface JournalChange<T = unknown, R = unknown> {
   readonly record?: { readonly patch: RecordPatch<R>; readonly guard?: UpdateGuard };
   /** Records written with the commit (records.ts OutboxEntry): the events this change causes. */
   readonly outbox?: readonly OutboxEntry[];
+  /**
+   * Other live records of the same owner whose expiry the commit sets to `at` (records that end with
+   * the run, such as its plan); a missing one is skipped. Only with a commit that is written.
+   */
+  readonly expire?: { readonly keys: readonly RecordKey[]; readonly at: EpochMs };
 }
 
 export type CommitResult<R = unknown> =

@@ -56,9 +56,11 @@ export function workflowRunKind(options: {
         events: tail === undefined ? [event] : [...tail.events, event],
         record: { patch: runs.finalPatch(final, run.now) },
         outbox,
+        // Its plan expires with it, in the same commit.
+        expire: runs.endsWith(final, run.now),
       });
       if (!committed.committed) return null;
-      await runs.expireWith(final, run.now, { approvals: !noApprovals });
+      if (!noApprovals) await runs.expireApprovals(final, run.now);
       logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');
       return status;
     },

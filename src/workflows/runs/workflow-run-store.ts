@@ -139,12 +139,14 @@ export class WorkflowRunStore {
     return { state: run.status, data: run, lease: null, expiresAt: now + this.#recordTtlMs };
   }
 
-  /** After a run became final: its plan and (unless it is known to have none) its approvals expire with it. */
-  async expireWith(run: WorkflowRunData, now: number, options: { readonly approvals: boolean } = { approvals: true }): Promise<void> {
-    const expiresAt = now + this.#recordTtlMs;
-    const owner = { ownerId: run.ownerId };
-    await this.#storage.records.update({ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId }, { expiresAt });
-    if (options.approvals) await this.#approvals.expireRun(owner, run.jobId, expiresAt);
+  /** What the commit that makes a run final also expires: its plan, RunRecordTtl from now, as the run. */
+  endsWith(run: WorkflowRunData, now: number): { readonly keys: readonly RecordKey[]; readonly at: number } {
+    return { keys: [{ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId }], at: now + this.#recordTtlMs };
+  }
+
+  /** After a run became final: its approvals (and their routes) expire with it. */
+  async expireApprovals(run: WorkflowRunData, now: number): Promise<void> {
+    await this.#approvals.expireRun({ ownerId: run.ownerId }, run.jobId, now + this.#recordTtlMs);
   }
 
   // Approvals (kept by the approval contract, src/approvals).

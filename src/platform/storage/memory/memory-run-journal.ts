@@ -33,6 +33,10 @@ export class MemoryRunJournal implements RunJournal {
         seqs.push(seq);
       }
       this.#table.writeOutbox(change.outbox);
+      for (const key of change.expire?.keys ?? []) {
+        const other = this.#table.liveRow(key);
+        if (other !== undefined) this.#table.apply(other, { expiresAt: change.expire!.at });
+      }
       if (seqs.length > 0) this.#notify(run, seqs.at(-1) as number);
       return { committed: true, seqs, record };
     });

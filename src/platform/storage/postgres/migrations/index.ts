@@ -5,9 +5,10 @@ import { initialSchema } from './0001-initial-schema.js';
 import { outboxSchema } from './0002-outbox.js';
 import { spendSchema } from './0003-spend.js';
 import { ratePermitsSchema } from './0004-rate-permits.js';
+import { expireWithCommitSchema } from './0005-expire-with-commit.js';
 
 export type { Migration } from './migration.js';
 
-export const migrations: readonly Migration[] = [initialSchema, outboxSchema, spendSchema, ratePermitsSchema];
+export const migrations: readonly Migration[] = [initialSchema, outboxSchema, spendSchema, ratePermitsSchema, expireWithCommitSchema];
 
 export const LATEST_SCHEMA_VERSION = migrations.reduce((latest, migration) => Math.max(latest, migration.version), 0);

@@ -15,19 +15,23 @@ export interface Change {
   /** Payload prefix of the notification sent when events are appended. */
   readonly notify?: string;
   readonly outbox?: readonly OutboxEntry[];
+  /** Other records whose expiry the change sets (migration 5). */
+  readonly expire?: { readonly keys: readonly RecordKey[]; readonly at: number };
 }
 
 export interface ApplyChangeStatements {
   readonly plain: string;
   /** The overload that also writes an outbox (one more parameter). */
   readonly outbox: string;
+  /** The overload that also sets other records' expiry (two more: the outbox, maybe null, and the expiry). */
+  readonly expire: string;
 }
 
 export type ChangedRow = RecordRow & { readonly last_seq: number };
 
 export function applyChangeStatement(names: SchemaNames): ApplyChangeStatements {
   const call = (count: number): string => `SELECT ${RECORD_COLUMNS}, last_seq FROM ${names.id}.apply_change(${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')})`;
-  return { plain: call(23), outbox: call(24) };
+  return { plain: call(23), outbox: call(24), expire: call(25) };
 }
 
 /** An outbox as the json parameter the SQL functions of migration 2 read (rows of the records table). */
@@ -50,6 +54,11 @@ export function outboxParam(outbox: readonly OutboxEntry[]): string {
     .join(',')}]`;
 }
 
+/** The expiry part of a change as the json parameter of migration 5's overload. */
+function expireParam(expire: { readonly keys: readonly RecordKey[]; readonly at: number }): string {
+  return JSON.stringify({ at: expire.at, keys: expire.keys.map((key) => ({ collection: key.collection, owner_id: key.ownerId, id: key.id })) });
+}
+
 /** The record after the change, or undefined when it is missing (for that owner) or the guard refused. */
 export async function applyChange(db: PgDatabase, statements: ApplyChangeStatements, key: RecordKey, now: number, change: Change): Promise<ChangedRow | undefined> {
   const { patch, guard } = change;
@@ -58,8 +67,9 @@ export async function applyChange(db: PgDatabase, statements: ApplyChangeStateme
   const items = change.items === undefined || change.items.length === 0 ? undefined : new Map(change.items.map((item) => [item.key, item.data]));
   const events = change.events !== undefined && change.events.length > 0 ? change.events : undefined;
   const outbox = change.outbox !== undefined && change.outbox.length > 0 ? change.outbox : undefined;
+  const expire = change.expire !== undefined && change.expire.keys.length > 0 ? change.expire : undefined;
   const rows = await db.query<ChangedRow>(
-    outbox === undefined ? statements.plain : statements.outbox,
+    expire !== undefined ? statements.expire : outbox === undefined ? statements.plain : statements.outbox,
     [
       key.collection,
       key.ownerId,
@@ -84,9 +94,9 @@ export async function applyChange(db: PgDatabase, statements: ApplyChangeStateme
       items === undefined ? null : `[${[...items.values()].map(jsonParam).join(',')}]`,
       events === undefined ? null : `[${events.map(jsonParam).join(',')}]`,
       change.notify ?? '',
-      ...(outbox === undefined ? [] : [outboxParam(outbox)]),
+      ...(expire !== undefined ? [outbox === undefined ? null : outboxParam(outbox), expireParam(expire)] : outbox === undefined ? [] : [outboxParam(outbox)]),
     ],
-    outbox === undefined ? 'portcullis_apply_change' : 'portcullis_apply_change_outbox',
+    expire !== undefined ? 'portcullis_apply_change_expire' : outbox === undefined ? 'portcullis_apply_change' : 'portcullis_apply_change_outbox',
   );
   return rows[0];
 }

@@ -40,6 +40,7 @@ export class PgRunJournal implements RunJournal {
       ...(change.items !== undefined ? { items: change.items } : {}),
       ...(change.events !== undefined ? { events: change.events } : {}),
       ...(change.outbox !== undefined ? { outbox: change.outbox } : {}),
+      ...(change.expire !== undefined ? { expire: change.expire } : {}),
       notify: this.#hub.prefix('j', topicId),
     });
     if (row === undefined) return { committed: false };
