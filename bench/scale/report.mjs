@@ -56,25 +56,37 @@ export function printPoint(title, point, schema, unit = 'op') {
   }
 }
 
-/** The workflow point's own line: runs/s, start-to-finish times, polls and failures. */
-export function workflowExtra(result, statementsPerPoll, statementsPerRun) {
+/**
+ * The workflow point's own lines: start-to-finish times, polls, failures, runs stuck at the window's
+ * end, and the slowest runs of the whole load (workflow-load.mjs).
+ */
+export function workflowExtra(result, statementsPerPoll, statementsPerRun, { slowest, unfinishedAges }) {
   const p = (values, q) => (values.length === 0 ? Number.NaN : percentile(values, q));
   const pollsPerRun = result.polls / result.ops;
   const withoutPolls = statementsPerRun === null || statementsPerPoll === null ? null : statementsPerRun - pollsPerRun * statementsPerPoll;
+  const samples = [...result.failureSamples, ...result.errorSamples];
+  const indent = `\n  ${''.padEnd(24)} `;
   return {
     line:
       `start-to-finish (service createdAt → completedAt) p50 ${fmt(p(result.serviceMs, 50), 0)} ms, p99 ${fmt(p(result.serviceMs, 99), 0)} ms; ` +
-      `as the client saw it p50 ${fmt(p(result.clientMs, 50), 0)} ms; polls ${fmt(pollsPerRun, 2)}/run; ` +
-      `statements without the polls ≈ ${fmt(withoutPolls, 1)}/run; failed runs ${result.failures}, HTTP errors ${result.errors}` +
-      (result.failureSamples.length + result.errorSamples.length > 0 ? `\n      e.g. ${[...result.failureSamples, ...result.errorSamples].join('\n      e.g. ')}` : ''),
+      `as the client saw it p50 ${fmt(p(result.clientMs, 50), 0)} ms; polls ${fmt(pollsPerRun, 2)}/run (HTTP requests ${fmt(result.requests / result.ops, 2)}/run); ` +
+      `statements without the polls ≈ ${fmt(withoutPolls, 1)}/run` +
+      `${indent}failed runs ${result.failures}, HTTP errors ${result.errors}, runs older than 1 s unfinished at the window's end ${result.stuck}` +
+      samples.map((sample) => `${indent}  e.g. ${sample}`).join('') +
+      `${indent}slowest runs of the load (202 → end seen): ${slowest.map((r) => `${fmt(r.clientMs, 0)} ms ${r.status}, Queued for ${fmt(r.queuedMs, 0)} ms (${r.polls} polls)`).join('; ')}` +
+      (unfinishedAges.length === 0 ? '' : `${indent}left unfinished 5 s after the load stopped: ${unfinishedAges.length} run(s), ${unfinishedAges.map((ms) => `${fmt(ms / 1000)} s`).join(', ')} old`),
     json: {
       p50Ms: p(result.serviceMs, 50),
       p99Ms: p(result.serviceMs, 99),
       clientP50Ms: p(result.clientMs, 50),
       pollsPerRun: round(pollsPerRun, 2),
+      requestsPerRun: round(result.requests / result.ops, 2),
       statementsPerRunWithoutPolls: withoutPolls === null ? null : round(withoutPolls, 2),
       failures: result.failures,
       errors: result.errors,
+      stuckAtEnd: result.stuck,
+      unfinishedAtStopAgesMs: unfinishedAges,
+      slowestRuns: slowest.map((r) => ({ clientMs: Math.round(r.clientMs), status: r.status, queuedMs: r.queuedMs, serviceMs: r.serviceMs, polls: r.polls })),
     },
   };
 }

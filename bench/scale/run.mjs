@@ -163,6 +163,8 @@ try {
   for (const n of COUNTS) {
     const schema = `scale_n${n}`;
     const env = { PATH: process.env.PATH ?? '', PORTCULLIS_ENVIRONMENT: 'Production', ...settingsEnv(settings(schema)) };
+    // BENCH_LOG_LEVEL=warn with BENCH_SERVER_LOG=inherit: the instances' warnings, for diagnosis (Production's level otherwise).
+    if (process.env.BENCH_LOG_LEVEL) env.AppConfig__Logging__Level = process.env.BENCH_LOG_LEVEL;
     const migrated = spawnSync(process.execPath, [CLI, 'migrate'], { cwd: work, env, encoding: 'utf8' });
     if (migrated.status !== 0) throw new Error(`migrate exited ${migrated.status}: ${migrated.stderr}`);
     const instances = [];
@@ -199,9 +201,9 @@ try {
         await sleep(SECONDS * 1000);
         return close();
       });
-      await load.stop();
+      const stopped = await load.stop();
       const perPoll = figures(workflowPoll).statementsPerOp;
-      const extra = workflowExtra(workflow.outcome, perPoll, figures(workflow).statementsPerOp);
+      const extra = workflowExtra(workflow.outcome, perPoll, figures(workflow).statementsPerOp, stopped);
       workflow.extra = extra.line;
       printPoint('3-step workflow run', workflow, schema, 'run');
 
