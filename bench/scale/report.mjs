@@ -60,16 +60,19 @@ export function printPoint(title, point, schema, unit = 'op') {
  * The workflow point's own lines: start-to-finish times, polls, failures, runs stuck at the window's
  * end, and the slowest runs of the whole load (workflow-load.mjs).
  */
-export function workflowExtra(result, statementsPerPoll, statementsPerRun, { slowest, unfinishedAges }) {
+export function workflowExtra(result, { finishedPoll, livePoll }, statementsPerRun, { slowest, unfinishedAges }) {
   const p = (values, q) => (values.length === 0 ? Number.NaN : percentile(values, q));
   const pollsPerRun = result.polls / result.ops;
-  const withoutPolls = statementsPerRun === null || statementsPerPoll === null ? null : statementsPerRun - pollsPerRun * statementsPerPoll;
+  const livePollsPerRun = result.livePolls / result.ops;
+  // Each poll at what a poll of its kind cost in its own point: a live run's (approvals read) or a finished one's.
+  const pollStatements = livePollsPerRun * livePoll + (pollsPerRun - livePollsPerRun) * finishedPoll;
+  const withoutPolls = [statementsPerRun, finishedPoll, livePoll].includes(null) ? null : statementsPerRun - pollStatements;
   const samples = [...result.failureSamples, ...result.errorSamples];
   const indent = `\n  ${''.padEnd(24)} `;
   return {
     line:
       `start-to-finish (service createdAt → completedAt) p50 ${fmt(p(result.serviceMs, 50), 0)} ms, p99 ${fmt(p(result.serviceMs, 99), 0)} ms; ` +
-      `as the client saw it p50 ${fmt(p(result.clientMs, 50), 0)} ms; polls ${fmt(pollsPerRun, 2)}/run (HTTP requests ${fmt(result.requests / result.ops, 2)}/run); ` +
+      `as the client saw it p50 ${fmt(p(result.clientMs, 50), 0)} ms; polls ${fmt(pollsPerRun, 2)}/run, ${fmt(livePollsPerRun, 2)} of them finding it live (HTTP requests ${fmt(result.requests / result.ops, 2)}/run); ` +
       `statements without the polls ≈ ${fmt(withoutPolls, 1)}/run` +
       `${indent}failed runs ${result.failures}, HTTP errors ${result.errors}, runs older than 1 s unfinished at the window's end ${result.stuck}` +
       samples.map((sample) => `${indent}  e.g. ${sample}`).join('') +
@@ -80,6 +83,7 @@ export function workflowExtra(result, statementsPerPoll, statementsPerRun, { slo
       p99Ms: p(result.serviceMs, 99),
       clientP50Ms: p(result.clientMs, 50),
       pollsPerRun: round(pollsPerRun, 2),
+      livePollsPerRun: round(livePollsPerRun, 2),
       requestsPerRun: round(result.requests / result.ops, 2),
       statementsPerRunWithoutPolls: withoutPolls === null ? null : round(withoutPolls, 2),
       failures: result.failures,

@@ -7,7 +7,8 @@
 //
 //   idle                 no load, 20 live bundle handles: what the instances execute on their own (per second)
 //   bundle run poll      GET a finished bundle run, 20 callers (each its own token, handle and run)
-//   workflow poll        GET a finished workflow run (to separate a run's polls from the run)
+//   workflow poll        GET a finished workflow run, then GET a live one (Blocked on a human gate; cancelled
+//                        after): what a poll costs, to tell a run's polls from the run
 //   3-step workflow      ToolUse (clock) → LlmCall → ToolUse (clock): one worker per caller starts a run
 //                        and polls it until it ends (workflow-load.mjs); a run that ends otherwise than
 //                        Succeeded is a failure, not an operation
@@ -144,6 +145,24 @@ async function jsonRequest(url, method, path, headers, body) {
   return JSON.parse(text);
 }
 
+const GATED = {
+  name: 'scale-gate',
+  steps: [{ name: 'gate', type: 'HumanGate', configuration: { type: 'HumanGate', message: 'Go?' } }],
+  edges: [],
+};
+
+/** A run of the caller's gated workflow, Blocked on its gate: `{ path, headers }` of its status URL. */
+async function blockedRun(url, { headers }) {
+  const { id } = await jsonRequest(url, 'POST', '/api/workflows', headers, GATED);
+  const { statusUrl } = await jsonRequest(url, 'POST', `/api/workflows/${id}/runs`, headers);
+  for (;;) {
+    const run = await jsonRequest(url, 'GET', statusUrl, headers);
+    if (run.status === 'Blocked') return { headers, path: statusUrl };
+    if (!['Queued', 'Running'].includes(run.status)) throw new Error(`the gated run ended ${run.status}: ${run.error}`);
+    await sleep(20);
+  }
+}
+
 /** A caller with its own definition and one finished (Succeeded) run of it. */
 async function workflowCaller(url, i) {
   const headers = await token(`scale-workflow-${i}`);
@@ -194,6 +213,13 @@ try {
       const workflowPoll = await measure(() => pollWindow(urls, workflowCallers, SECONDS));
       printPoint('workflow poll (finished)', workflowPoll, schema);
 
+      const blocked = await Promise.all(workflowCallers.map((caller, i) => blockedRun(urls[i % n], caller)));
+      await pollWindow(urls, blocked, WARMUP);
+      const livePoll = await measure(() => pollWindow(urls, blocked, SECONDS));
+      printPoint('workflow poll (live)', livePoll, schema);
+      await Promise.all(blocked.map(({ path, headers }, i) => jsonRequest(urls[i % n], 'DELETE', path, headers)));
+      await sleep(1000); // the cancelled runs have settled
+
       const load = startWorkflowLoad({ urls, callers: workflowCallers });
       await sleep(WARMUP * 1000);
       const workflow = await measure(async () => {
@@ -202,8 +228,8 @@ try {
         return close();
       });
       const stopped = await load.stop();
-      const perPoll = figures(workflowPoll).statementsPerOp;
-      const extra = workflowExtra(workflow.outcome, perPoll, figures(workflow).statementsPerOp, stopped);
+      const pollCost = { finishedPoll: figures(workflowPoll).statementsPerOp, livePoll: figures(livePoll).statementsPerOp };
+      const extra = workflowExtra(workflow.outcome, pollCost, figures(workflow).statementsPerOp, stopped);
       workflow.extra = extra.line;
       printPoint('3-step workflow run', workflow, schema, 'run');
 
@@ -213,6 +239,7 @@ try {
         idle: entry(idle),
         bundlePoll: entry(poll),
         workflowPoll: entry(workflowPoll),
+        workflowLivePoll: entry(livePoll),
         workflowRun: { ...entry(workflow), ...extra.json },
       });
     } finally {

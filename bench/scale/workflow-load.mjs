@@ -56,7 +56,7 @@ export function startWorkflowLoad({ urls, callers }) {
     slowest.length = Math.min(slowest.length, SLOWEST);
   };
 
-  /** Polls until the run ends; resolves with the run and how many polls it took. */
+  /** Polls until the run ends; resolves with the run, how many polls it took and how many found it live. */
   async function follow(statusUrl, headers, current) {
     await sleep(recent.length === 0 ? FIRST_WAIT_MS : median(recent));
     for (let polls = 1; !abandoned; polls += 1) {
@@ -64,13 +64,13 @@ export function startWorkflowLoad({ urls, callers }) {
       const text = await res.text();
       if (res.status === 200) {
         const run = JSON.parse(text);
-        if (TERMINAL.has(run.status)) return { run, polls };
+        if (TERMINAL.has(run.status)) return { run, polls, live: polls - 1 };
       } else {
         error(`poll answered ${res.status}: ${text.slice(0, 200)}`);
       }
       await sleep(performance.now() - current.sentAt < SLOW_AFTER_MS ? POLL_EVERY_MS : SLOW_POLL_EVERY_MS);
     }
-    return { run: null, polls: 0 };
+    return { run: null, polls: 0, live: 0 };
   }
 
   async function once({ headers, workflowId }) {
@@ -82,7 +82,7 @@ export function startWorkflowLoad({ urls, callers }) {
     }
     const current = { sentAt: performance.now() };
     inFlight.add(current);
-    const { run, polls } = await follow(JSON.parse(startText).statusUrl, headers, current).finally(() => inFlight.delete(current));
+    const { run, polls, live } = await follow(JSON.parse(startText).statusUrl, headers, current).finally(() => inFlight.delete(current));
     if (run === null) return undefined; // abandoned at stop
     const clientMs = performance.now() - current.sentAt;
     const serviceMs = Date.parse(run.completedAt) - Date.parse(run.createdAt);
@@ -97,6 +97,7 @@ export function startWorkflowLoad({ urls, callers }) {
     }
     window.ops += 1;
     window.polls += polls;
+    window.livePolls += live;
     window.serviceMs.push(serviceMs);
     window.clientMs.push(clientMs);
     return undefined;
@@ -109,7 +110,7 @@ export function startWorkflowLoad({ urls, callers }) {
   return {
     /** Counts what ends from now until the returned function is called, which answers the counts. */
     open() {
-      window = { ops: 0, failures: 0, errors: 0, polls: 0, requests: 0, stuck: 0, serviceMs: [], clientMs: [], failureSamples: [], errorSamples: [] };
+      window = { ops: 0, failures: 0, errors: 0, polls: 0, livePolls: 0, requests: 0, stuck: 0, serviceMs: [], clientMs: [], failureSamples: [], errorSamples: [] };
       const current = window;
       return () => {
         const now = performance.now();
