@@ -27,6 +27,7 @@ const benches = [
   'webhooks', // DESIGN §14
   'idempotency', // issue 24
   'spend', // issue 25
+  'scale', // issue 28
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {
