@@ -15,9 +15,10 @@
 //
 // Per operation: statements (pg_stat_statements, the measured database only, utility statements such as
 // BEGIN/COMMIT included; the service sends none today, so each statement is its own transaction) and WAL
-// bytes, PostgreSQL CPU (postmaster and every backend and worker, /proc) and the
-// instances' CPU; and the busiest statements. These per-operation figures do not depend on core count;
-// throughput on this machine does.
+// bytes, PostgreSQL CPU (postmaster and every backend and worker, /proc) and the instances' CPU; and the
+// busiest statements. Statements and WAL per operation do not depend on the machine, CPU per operation
+// little (it moves with contention); throughput on this 2-core machine does.
+// BENCH_LOG_LEVEL=warn BENCH_SERVER_LOG=inherit shows the instances' warnings.
 //
 // node bench/scale/run.mjs [--n 1,2] [--seconds 10] [--warmup 3] [--idle-seconds 10] [--concurrency 16]
 import { spawnSync } from 'node:child_process';
