@@ -28,6 +28,7 @@ const benches = [
   'idempotency', // issue 24
   'spend', // issue 25
   'first-command', // issue 27
+  'scale', // issue 28
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {

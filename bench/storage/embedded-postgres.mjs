@@ -20,14 +20,20 @@ async function freePort() {
   });
 }
 
-export async function startPostgres() {
+/**
+ * `flags`: further `postgres -c name=value` settings (`['-c', 'shared_preload_libraries=pg_stat_statements']`).
+ * Resolves with the server's URL (database `postgres`), its data directory (`postmaster.pid` names the
+ * postmaster, for CPU accounting) and `stop()`.
+ */
+export async function startPostgres({ flags = [] } = {}) {
   await letPostgresReachBinaries();
   const root = await mkdtemp(join(tmpdir(), 'portcullis-bench-pg-'));
   await chmod(root, 0o777);
   const password = randomBytes(12).toString('hex');
   const port = await freePort();
+  const dataDir = join(root, 'data');
   const server = new EmbeddedPostgres({
-    databaseDir: join(root, 'data'),
+    databaseDir: dataDir,
     port,
     user: 'postgres',
     password,
@@ -36,12 +42,13 @@ export async function startPostgres() {
     createPostgresUser: true,
     onLog: () => undefined,
     onError: () => undefined,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...flags],
   });
   await server.initialise();
   await server.start();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    dataDir,
     stop: async () => {
       await server.stop();
       await rm(root, { recursive: true, force: true });
