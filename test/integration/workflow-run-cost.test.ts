@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { openTestStorage, type TestStorage } from '../helpers/test-storage.js';
 import { countingStorage, type CountingStorage } from '../helpers/counting-storage.js';
 import { eventually } from '../helpers/eventually.js';
-import { chain, llmStep, start, submit, toolStep, workflowSettings } from './workflows-harness.js';
+import { chain, gateStep, llmStep, start, submit, toolStep, workflowSettings } from './workflows-harness.js';
 
 let own: TestStorage;
 let counted: CountingStorage;
@@ -27,12 +27,28 @@ describe('a 3-step workflow run, start to last write', () => {
   it('costs at most 10 storage operations (16 on PostgreSQL and 17 on Memory before issue 28)', async () => {
     const workflowId = await submit(t.app, chain('three', toolStep('before'), llmStep('ask', 'hello'), toolStep('after')));
     counted.reset();
-    const { jobId } = await start(t.app, workflowId);
+    const { jobId, statusUrl } = await start(t.app, workflowId);
     const plan = { collection: 'workflow-run-plan', ownerId: 'anonymous:dev', id: jobId };
     const run = { collection: 'workflow-run', ownerId: 'anonymous:dev', id: jobId };
     // Read underneath the counter: the run is final and its plan expires with it (the last write).
     await eventually(async () => ((await own.storage.records.get(run))?.state === 'Succeeded' && (await own.storage.records.get(plan))?.expiresAt !== null ? true : undefined));
     const operations = counted.calls.filter((call) => !call.startsWith('rates.'));
     expect(operations.length, operations.join('\n')).toBeLessThanOrEqual(10);
+    // A finished run is read once per instance, then answered from memory.
+    await t.app.inject({ method: 'GET', url: statusUrl });
+    counted.reset();
+    expect((await t.app.inject({ method: 'GET', url: statusUrl })).json()).toMatchObject({ status: 'Succeeded' });
+    expect(counted.calls.filter((call) => !call.startsWith('rates.'))).toEqual([]);
+  });
+
+  it('polls a live run with three reads: the run, its steps, its approvals (five before issue 28)', async () => {
+    const workflowId = await submit(t.app, chain('gated', gateStep('gate'), toolStep('after')));
+    const { jobId, statusUrl } = await start(t.app, workflowId);
+    const run = { collection: 'workflow-run', ownerId: 'anonymous:dev', id: jobId };
+    await eventually(async () => ((await own.storage.records.get(run))?.state === 'Blocked' ? true : undefined));
+    counted.reset();
+    expect((await t.app.inject({ method: 'GET', url: statusUrl })).json()).toMatchObject({ status: 'Blocked' });
+    expect(counted.calls.filter((call) => !call.startsWith('rates.'))).toEqual(['records.get', 'journal.items', 'records.list']);
   });
 });
+

@@ -110,18 +110,24 @@ export class WorkflowRunService {
 
   /** The caller's run of that workflow, with expired approvals settled; foreign ≡ unknown. */
   async view(owner: Owner, workflowId: string, jobId: string): Promise<RunView> {
-    const view = await this.#deps.runs.view(owner, jobId);
-    if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
-    if (!isFinal(view.record.data.status)) {
-      // Expiring tells the run (the approval contract's hook), wherever it executes.
-      await this.#deps.approvals.expireDue(await this.#deps.runs.approvals(owner, jobId), owner.ownerId);
-    }
-    return view;
+    return (await this.#viewWithPending(owner, workflowId, jobId)).view;
   }
 
   async poll(owner: Owner, workflowId: string, jobId: string): Promise<RunProjection> {
-    const view = await this.view(owner, workflowId, jobId);
-    return projectRun(view, await this.#pending(owner, view.record.data));
+    const { view, pending } = await this.#viewWithPending(owner, workflowId, jobId);
+    const run = view.record.data;
+    return projectRun(view, isFinal(run.status) || run.cancelRequested ? [] : (pending ?? (await this.#pending(owner, run))));
+  }
+
+  /** The run, with expired approvals settled; for a live run also its approvals still pending, from the same read. */
+  async #viewWithPending(owner: Owner, workflowId: string, jobId: string): Promise<{ readonly view: RunView; readonly pending?: ApprovalData[] }> {
+    const view = await this.#deps.runs.view(owner, jobId);
+    if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
+    if (isFinal(view.record.data.status)) return { view };
+    // Expiring tells the run (the approval contract's hook), wherever it executes.
+    const approvals = await this.#deps.runs.approvals(owner, jobId);
+    const expired = new Set((await this.#deps.approvals.expireDue(approvals, owner.ownerId)).map((a) => a.approvalId));
+    return { view, pending: approvals.filter((a) => a.state === 'Pending' && !expired.has(a.approvalId)) };
   }
 
   /** The caller's runs across their workflows, newest first; filters optional. */
