@@ -20,6 +20,8 @@ export const RETURN_AFTER_MS = 1_000;
 const REFUSAL_MS = 1_000;
 /** A block is at most this fraction (1/n) of what the window has left. */
 const BLOCK_DIVISOR = 8;
+/** How long a closing instance waits to give its blocks back. */
+const CLOSE_WAIT_MS = 1_000;
 /** Keys with a local block at most; past it a take borrows one permit per statement, as before. */
 const MAX_KEYS = 50_000;
 
@@ -107,11 +109,17 @@ export class PgRateWindows implements RateWindows {
     }
   }
 
-  /** Gives every unused block back (a stopping instance); resolves when the statement did. */
+  /**
+   * Gives every unused block back (a stopping instance); resolves when the statement did, or after
+   * CLOSE_WAIT_MS at most — a database that does not answer must not hold up a shutdown (the blocks
+   * then lapse with their windows).
+   */
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    await this.#returning;
-    await this.#returnIdle(true);
+    const giveBack = this.#returning.then(() => this.#returnIdle(true));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([giveBack, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Counts a take in this second's tally (the next block's size). */
