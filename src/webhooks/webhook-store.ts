@@ -67,7 +67,9 @@ export class WebhookStore {
 
   async #changed(ownerId: string): Promise<void> {
     this.#forget(ownerId);
-    await this.#storage.signals.publish(CHANGED_TOPIC, ownerId);
+    // The change is stored: a signal that cannot be sent leaves other instances at most
+    // SUBSCRIPTIONS_CACHE_MS behind, never the request failing after its write.
+    await this.#storage.signals.publish(CHANGED_TOPIC, ownerId).catch(() => undefined);
   }
 
   #forget(ownerId: string): void {
