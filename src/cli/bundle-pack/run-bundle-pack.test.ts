@@ -39,11 +39,13 @@ describe('portcullis bundle pack', () => {
     expect(manifest.id).toBe(name);
   });
 
-  it('writes where -o says, and the same folder always packs to the same bytes', async () => {
+  it('writes where -o says (making its folder), and the same folder always packs to the same bytes', async () => {
     const dir = await agentFolder({ 'AGENT.md': '---\nid: a\n---\nHi.\n', 'skills/s/SKILL.md': '---\nid: s\n---\nBody.\n' });
     expect(await runBundle(['pack', dir, '-o', 'one.zip'], io())).toBe(0);
     expect(await runBundle(['pack', dir, '--output', join(cwd, 'two.zip')], io())).toBe(0);
     expect(await readFile(join(cwd, 'one.zip'))).toEqual(await readFile(join(cwd, 'two.zip')));
+    expect(await runBundle(['pack', dir, '-o', join('not', 'yet', 'three.zip')], io())).toBe(0);
+    expect(await readFile(join(cwd, 'not', 'yet', 'three.zip'))).toEqual(await readFile(join(cwd, 'one.zip')));
   });
 
   it.each([

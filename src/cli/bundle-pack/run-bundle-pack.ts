@@ -1,8 +1,8 @@
 // `portcullis bundle pack DIR [-o FILE]`: zips an agent folder and checks the archive as the server
 // would. Exit 0 with a summary; 1 when the server would refuse it (naming the guard; no archive is
 // left behind); 2 for bad usage.
-import { rm, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isArchiveRejected } from '../../bundles/archive/index.js';
 import { selectSkills } from '../../agent/index.js';
@@ -17,7 +17,7 @@ export const BUNDLE_PACK_USAGE = [
   'Exit 1 names the guard that would refuse it; nothing is left behind then.',
   '',
   'options:',
-  '  -o, --output FILE   the zip to write (default: <folder name>.zip in the working directory)',
+  '  -o, --output FILE   the zip to write, its folder made if missing (default: <folder name>.zip in the working directory)',
   '  -h, --help          show this help',
 ].join('\n');
 
@@ -41,6 +41,8 @@ export async function runBundlePack(args: string[], io: PackIo): Promise<number>
   const warnings: string[] = [];
   const log = { warn: (_details: Record<string, unknown>, message: string) => void warnings.push(message) };
   try {
+    // `-o .portcullis/x.zip` in a fresh checkout: the folder is made, as `mkdir -p` would.
+    await mkdir(dirname(out), { recursive: true });
     const { entries } = await zipFolder(dir, out);
     const manifest = await checkArchive(out, log);
     const { size } = await stat(out);
