@@ -29,6 +29,7 @@ const benches = [
   'spend', // issue 25
   'first-command', // issue 27
   'scale', // issue 28
+  'commit-grouping', // issue 28, the next step
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {
