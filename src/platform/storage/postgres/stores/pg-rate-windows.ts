@@ -138,10 +138,8 @@ export class PgRateWindows implements RateWindows {
     this.#prune.maybe(now, now - RATE_WINDOW_MS);
     // About a second's worth of this key's takes here; the statement caps it by what the window has left.
     const wanted = Math.max(1, borrowed.takesThisSecond + borrowed.takesLastSecond);
-    const rows = await this.#db.query<{ started_at: number; count: number; granted: number }>(this.#lend, [borrowed.policy, borrowed.key, now, permits, wanted], 'portcullis_rate_lend');
-    const window = rows[0];
-    if (window === undefined) throw new Error('the rate window upsert returned nothing');
-    borrowed.startedAt = Number(window.started_at);
+    const window = await this.#lendBlock(borrowed.policy, borrowed.key, now, permits, wanted);
+    borrowed.startedAt = window.startedAt;
     borrowed.windowLeft = Math.max(0, permits - window.count);
     borrowed.left = window.granted;
     // Refused: remembered for a second (or until the window ends), then the window is asked again,
@@ -153,10 +151,16 @@ export class PgRateWindows implements RateWindows {
   async #takeOne(policy: string, key: string, permits: number): Promise<RateDecision> {
     const now = this.#clock.now();
     this.#prune.maybe(now, now - RATE_WINDOW_MS);
-    const rows = await this.#db.query<{ started_at: number; count: number; granted: number }>(this.#lend, [policy, key, now, permits, 1], 'portcullis_rate_lend');
+    const window = await this.#lendBlock(policy, key, now, permits, 1);
+    return window.granted > 0 ? { allowed: true, remaining: Math.max(0, permits - window.count) } : refusal(window.startedAt, now);
+  }
+
+  /** One upsert: lends at most `wanted` permits of the window; answers its start, its count and the block lent. */
+  async #lendBlock(policy: string, key: string, now: number, permits: number, wanted: number): Promise<{ startedAt: number; count: number; granted: number }> {
+    const rows = await this.#db.query<{ started_at: number; count: number; granted: number }>(this.#lend, [policy, key, now, permits, wanted], 'portcullis_rate_lend');
     const window = rows[0];
     if (window === undefined) throw new Error('the rate window upsert returned nothing');
-    return window.granted > 0 ? { allowed: true, remaining: Math.max(0, permits - window.count) } : refusal(Number(window.started_at), now);
+    return { startedAt: Number(window.started_at), count: window.count, granted: window.granted };
   }
 
   /** Gives back blocks unused for RETURN_AFTER_MS (every block with `all`) and forgets ended windows; never rejects. */
