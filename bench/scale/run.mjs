@@ -20,11 +20,17 @@
 // little (it moves with contention); throughput on this 2-core machine does.
 // BENCH_LOG_LEVEL=warn BENCH_SERVER_LOG=inherit shows the instances' warnings.
 //
+// Before and after in one run, on one database: `--trees DIR,DIR` (checkouts built with `npm run
+// build`; `.` is this one) runs every N for each tree in turn, `--rounds R` times over, each tree on
+// its own fresh schema migrated by its own CLI; `--points workflow` measures the 3-step run alone
+// (its "statements without the polls" then needs the poll points).
+//
 // node bench/scale/run.mjs [--n 1,2] [--seconds 10] [--warmup 3] [--idle-seconds 10] [--concurrency 16]
+//                          [--trees .,../before] [--rounds 1] [--points idle,bundle-poll,workflow-poll,workflow]
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -51,8 +57,16 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     'idle-seconds': { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '16' },
+    trees: { type: 'string', default: '.' },
+    rounds: { type: 'string', default: '1' },
+    points: { type: 'string', default: 'idle,bundle-poll,workflow-poll,workflow' },
   },
 });
+const HERE = fileURLToPath(new URL('../..', import.meta.url));
+const TREES = args.trees.split(',').map((tree) => ({ label: tree, cli: resolve(tree === '.' ? HERE : tree, 'dist/src/cli/main.js') }));
+const ROUNDS = Number(args.rounds);
+const POINTS = new Set(args.points.split(','));
+for (const point of POINTS) if (!['idle', 'bundle-poll', 'workflow-poll', 'workflow'].includes(point)) throw new Error(`--points: no point ${point}`);
 const COUNTS = args.n.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
@@ -61,7 +75,6 @@ const CONCURRENCY = Number(args.concurrency);
 const POLL_CALLERS = 20;
 const CAP = 100_000; // the largest a concurrency cap may be (DESIGN §2)
 const DATABASE = 'portcullis_scale';
-const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
 const STEP_CLOCK = { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} };
 const DEFINITION = {
@@ -180,8 +193,10 @@ async function workflowCaller(url, i) {
 let instancePids = [];
 const results = [];
 try {
-  for (const n of COUNTS) {
-    const schema = `scale_n${n}`;
+  const passes = Array.from({ length: ROUNDS }, (_, round) => COUNTS.flatMap((n) => TREES.map((tree) => ({ n, tree, round })))).flat();
+  for (const { n, tree, round: pass } of passes) {
+    const CLI = tree.cli;
+    const schema = `scale_n${n}_${TREES.indexOf(tree)}_${pass}`;
     const env = { PATH: process.env.PATH ?? '', PORTCULLIS_ENVIRONMENT: 'Production', ...settingsEnv(settings(schema)) };
     // BENCH_LOG_LEVEL=warn with BENCH_SERVER_LOG=inherit: the instances' warnings, for diagnosis (Production's level otherwise).
     if (process.env.BENCH_LOG_LEVEL) env.AppConfig__Logging__Level = process.env.BENCH_LOG_LEVEL;
@@ -190,7 +205,7 @@ try {
     const instances = [];
     try {
       for (let i = 0; i < n; i += 1) {
-        instances.push(await serveCli({ cwd: work, env: { ...env, AppConfig__AI__BundleExecution__TempRoot: join(work, `staging-${n}-${i}`) } }));
+        instances.push(await serveCli({ cwd: work, cli: CLI, env: { ...env, AppConfig__AI__BundleExecution__TempRoot: join(work, `staging-${n}-${i}`) } }));
       }
       instancePids = instances.map((instance) => instance.child.pid);
       const urls = instances.map((instance) => instance.url);
@@ -199,28 +214,41 @@ try {
       const workflowCallers = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => workflowCaller(urls[i % n], i)));
       await sleep(2000); // what set-up started has settled
 
-      const point = { n, loadAverageAtStart: round(loadavg()[0], 2) };
-      console.log(`\nscale: N = ${n} instance${n === 1 ? '' : 's'} on one PostgreSQL (${counter.perStatement ? 'pg_stat_statements' : 'pg_stat_database only'}), ${SECONDS} s per point after ${WARMUP} s of warm-up, concurrency ${CONCURRENCY}`);
+      const point = { n, tree: tree.label, round: pass + 1, loadAverageAtStart: round(loadavg()[0], 2) };
+      const which = TREES.length === 1 && ROUNDS === 1 ? '' : ` [tree ${tree.label}, round ${pass + 1}]`;
+      console.log(`\nscale${which}: N = ${n} instance${n === 1 ? '' : 's'} on one PostgreSQL (${counter.perStatement ? 'pg_stat_statements' : 'pg_stat_database only'}), ${SECONDS} s per point after ${WARMUP} s of warm-up, concurrency ${CONCURRENCY}`);
 
-      const idle = await measure(() => sleep(IDLE_SECONDS * 1000).then(() => IDLE_SECONDS));
-      idle.ops = idle.seconds; // per second
-      printPoint(`idle (${POLL_CALLERS} live handles)`, idle, schema, 's');
+      let idle, poll, workflowPoll, livePoll;
+      if (POINTS.has('idle')) {
+        idle = await measure(() => sleep(IDLE_SECONDS * 1000).then(() => IDLE_SECONDS));
+        idle.ops = idle.seconds; // per second
+        printPoint(`idle (${POLL_CALLERS} live handles)`, idle, schema, 's');
+      }
 
-      await pollWindow(urls, pollCallers, WARMUP);
-      const poll = await measure(() => pollWindow(urls, pollCallers, SECONDS));
-      printPoint('bundle run poll', poll, schema);
+      if (POINTS.has('bundle-poll')) {
+        await pollWindow(urls, pollCallers, WARMUP);
+        poll = await measure(() => pollWindow(urls, pollCallers, SECONDS));
+        printPoint('bundle run poll', poll, schema);
+      }
 
-      await pollWindow(urls, workflowCallers, WARMUP);
-      const workflowPoll = await measure(() => pollWindow(urls, workflowCallers, SECONDS));
-      printPoint('workflow poll (finished)', workflowPoll, schema);
+      if (POINTS.has('workflow-poll')) {
+        await pollWindow(urls, workflowCallers, WARMUP);
+        workflowPoll = await measure(() => pollWindow(urls, workflowCallers, SECONDS));
+        printPoint('workflow poll (finished)', workflowPoll, schema);
 
-      const blocked = await Promise.all(workflowCallers.map((caller, i) => blockedRun(urls[i % n], caller)));
-      await pollWindow(urls, blocked, WARMUP);
-      const livePoll = await measure(() => pollWindow(urls, blocked, SECONDS));
-      printPoint('workflow poll (live)', livePoll, schema);
-      await Promise.all(blocked.map(({ path, headers }, i) => jsonRequest(urls[i % n], 'DELETE', path, headers)));
-      await sleep(1000); // the cancelled runs have settled
+        const blocked = await Promise.all(workflowCallers.map((caller, i) => blockedRun(urls[i % n], caller)));
+        await pollWindow(urls, blocked, WARMUP);
+        livePoll = await measure(() => pollWindow(urls, blocked, SECONDS));
+        printPoint('workflow poll (live)', livePoll, schema);
+        await Promise.all(blocked.map(({ path, headers }, i) => jsonRequest(urls[i % n], 'DELETE', path, headers)));
+        await sleep(1000); // the cancelled runs have settled
+      }
 
+      if (!POINTS.has('workflow')) {
+        const entry = (p) => (p === undefined ? null : { ...figures(p), topStatements: topStatements(p, schema) });
+        results.push({ ...point, idle: entry(idle), bundlePoll: entry(poll), workflowPoll: entry(workflowPoll), workflowLivePoll: entry(livePoll), workflowRun: null });
+        continue;
+      }
       const load = startWorkflowLoad({ urls, callers: workflowCallers });
       await sleep(WARMUP * 1000);
       const workflow = await measure(async () => {
@@ -229,12 +257,12 @@ try {
         return close();
       });
       const stopped = await load.stop();
-      const pollCost = { finishedPoll: figures(workflowPoll).statementsPerOp, livePoll: figures(livePoll).statementsPerOp };
+      const pollCost = { finishedPoll: workflowPoll === undefined ? null : figures(workflowPoll).statementsPerOp, livePoll: livePoll === undefined ? null : figures(livePoll).statementsPerOp };
       const extra = workflowExtra(workflow.outcome, pollCost, figures(workflow).statementsPerOp, stopped);
       workflow.extra = extra.line;
       printPoint('3-step workflow run', workflow, schema, 'run');
 
-      const entry = (p) => ({ ...figures(p), topStatements: topStatements(p, schema) });
+      const entry = (p) => (p === undefined ? null : { ...figures(p), topStatements: topStatements(p, schema) });
       results.push({
         ...point,
         idle: entry(idle),
@@ -249,6 +277,13 @@ try {
         child.kill('SIGTERM');
         await exited;
       }
+    }
+  }
+  if (TREES.length > 1 || ROUNDS > 1) {
+    console.log('\nsummary: 3-step workflow run, per run (tree, N, round: statements, DB CPU ms, service CPU ms, runs/s)');
+    for (const r of results) {
+      const w = r.workflowRun;
+      if (w !== null) console.log(`  ${r.tree.padEnd(24)} N=${r.n} round ${r.round}: ${w.statementsPerOp} statements, ${w.dbCpuMsPerOp} ms DB CPU, ${w.serviceCpuMsPerOp} ms service CPU, ${w.opsPerSecond} runs/s`);
     }
   }
   console.log(JSON.stringify({ benchmark: 'scale', seconds: SECONDS, warmupSeconds: WARMUP, idleSeconds: IDLE_SECONDS, concurrency: CONCURRENCY, pollCallers: POLL_CALLERS, perStatement: counter.perStatement, points: results }));

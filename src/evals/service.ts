@@ -74,13 +74,15 @@ export class EvalService {
       datasetNames: datasets.map((d) => d.name),
       outcome: null,
     };
-    const admitted = await this.#deps.store.admit(run, config.maxActiveRunsPerOwner, engine.lease());
+    // Admitted and dispatched in one insert: begun already when this instance has a slot for it now.
+    const admitted = await engine.startRun(evalRunKey(principal, run.jobId), { state: run.status, createdAt: run.createdAt, data: run }, (first) =>
+      this.#deps.store.admit(first.data, config.maxActiveRunsPerOwner, first.lease),
+    );
     if (admitted.outcome !== 'inserted') {
       throw ceilingBreached(
         `This caller already has ${config.maxActiveRunsPerOwner} eval runs queued or executing; Evaluation:MaxActiveRunsPerOwner allows ${config.maxActiveRunsPerOwner}.`,
       );
     }
-    engine.dispatch(evalRunKey(principal, run.jobId), admitted.record);
     return { jobId: run.jobId, statusUrl: statusUrl(run.jobId) };
   }
 

@@ -152,10 +152,10 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
 
   // The engine's side.
 
-  /** The run's record as read when it began executing here. */
-  begin(record: StoredRecord<D>): void {
+  /** The run's record as read when it began executing here; `from`, the state it began from (default: the record's). */
+  begin(record: StoredRecord<D>, from: string | null = record.state): void {
     this.#record = record;
-    this.#begunFrom = record.state;
+    this.#begunFrom = from;
   }
 
   hear(message: RunMessage): void {

@@ -114,6 +114,81 @@ describe('RunEngine', () => {
     expect(await stateOf(storage, key)).toBe('Succeeded');
   });
 
+  describe('startRun: admission and dispatch in one insert (decision 2806)', () => {
+    /** Starts a run the way a family does; the records each insert was given, in order. */
+    async function startRun(h: Harness, storage: Storage, clock: ManualClock, id: string, inserted: Array<{ state: string; data: JobData }> = []) {
+      const key = { collection: 'job', ownerId: 'alice', id };
+      const result = await h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, (first) => {
+        inserted.push({ state: first.state, data: first.data });
+        return storage.records.insert({ ...key, state: first.state, createdAt: clock.now(), lease: first.lease, data: first.data }, { ownerCap: { max: 3, states: LIVE } });
+      });
+      return { key, result };
+    }
+
+    it('stores a run begun (Running, leased here) when a slot is free, and writes nothing more to begin it', async () => {
+      const { clock, storage, instance } = world();
+      const h = instance('i1');
+      const inserted: Array<{ state: string; data: JobData }> = [];
+      const { key, result } = await startRun(h, storage, clock, 'r1', inserted);
+      expect(result.outcome).toBe('inserted');
+      expect(inserted).toEqual([{ state: 'Running', data: { status: 'Running' } }]);
+      const stored = await storage.records.get(key);
+      expect(stored).toMatchObject({ state: 'Running', leaseHolder: 'i1', version: 1 });
+      await settle();
+      expect(h.executed.map((run) => [run.key.id, run.begunFrom])).toEqual([['r1', 'Queued']]);
+      // No Queued → Running write followed the insert.
+      expect((await storage.records.get(key))?.version).toBe(1);
+      h.finish('r1');
+      await h.engine.idle();
+      expect(await stateOf(storage, key)).toBe('Succeeded');
+    });
+
+    it('stores a run Queued when the lane is full, and begins it with the compare-and-set once a slot frees', async () => {
+      const { clock, storage, instance } = world();
+      const h = instance('i1');
+      const inserted: Array<{ state: string; data: JobData }> = [];
+      await startRun(h, storage, clock, 'a', inserted);
+      await startRun(h, storage, clock, 'b', inserted);
+      const { key } = await startRun(h, storage, clock, 'c', inserted);
+      expect(inserted.map((i) => i.state)).toEqual(['Running', 'Running', 'Queued']);
+      await settle();
+      expect(await stateOf(storage, key)).toBe('Queued');
+      expect(h.engine.load('job')).toEqual({ queued: 1, executing: 2 });
+      h.finish('a');
+      await settle();
+      expect(await stateOf(storage, key)).toBe('Running');
+      expect(h.executed.map((run) => run.key.id)).toEqual(['a', 'b', 'c']);
+    });
+
+    it('gives the slot back when admission is refused', async () => {
+      const { clock, storage, instance } = world();
+      const h = instance('i1');
+      const key = { collection: 'job', ownerId: 'alice', id: 'x' };
+      const refused = await h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, async () => ({ outcome: 'owner-cap' as const }));
+      expect(refused.outcome).toBe('owner-cap');
+      await expect(h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, () => Promise.reject(new Error('insert failed')))).rejects.toThrow('insert failed');
+      expect(h.engine.load('job')).toEqual({ queued: 0, executing: 0 });
+      expect(await storage.records.get(key)).toBeUndefined();
+    });
+
+    it('stops a run begun at admission when a cancel reaches it between its insert and its execution', async () => {
+      const { clock, storage, instance } = world();
+      const h = instance('i1');
+      const b = instance('b');
+      const key = { collection: 'job', ownerId: 'alice', id: 'r1' };
+      const result = await h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, async (first) => {
+        const inserted = await storage.records.insert({ ...key, state: first.state, createdAt: clock.now(), lease: first.lease, data: first.data });
+        // Another instance cancels the Running run before this one executes it.
+        expect(await b.engine.cancel(key, { reason: 'Too soon.' })).toBe('signalled');
+        return inserted;
+      });
+      expect(result.outcome).toBe('inserted');
+      await h.engine.idle();
+      expect(await stateOf(storage, key)).toBe('Cancelled');
+      expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'cancelled', reason: 'Too soon.' } } }]);
+    });
+  });
+
   it('refuses admission over the owner cap', async () => {
     const { clock, instance } = world();
     const h = instance('i1');

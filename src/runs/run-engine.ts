@@ -1,6 +1,7 @@
 // The one run engine every family shares, and the owner of every run's lifecycle (decision 1101):
-// admission (the run record with its lease, under the owner's caps, in one atomic insert), one
-// dispatch lane per kind, the Queued → Running compare-and-set when a run begins here, the fence
+// admission (the run record with its lease, under the owner's caps, in one atomic insert — already
+// begun when this instance can execute it at once, decision 2806), one dispatch lane per kind, the
+// Queued → Running compare-and-set when a queued run begins here, the fence
 // (a run whose lease another instance took, or that a stopping host leaves to others, writes nothing
 // more), cancellation from any instance, the heartbeat that renews this instance's leases and slots,
 // the takeover of runs whose instance died, a graceful stop, and which end a stopped run gets. A
@@ -24,6 +25,20 @@ export interface RunEngineOptions {
   readonly log: { warn(details: object, message: string): void; error(details: object, message: string): void; info(details: object, message: string): void };
   /** Wraps each execution (run metrics and spans); none by default. */
   readonly observe?: RunObserver;
+}
+
+/** A lease as stored with a record: its holder and when it lapses. */
+export interface RunLease {
+  readonly holder: string;
+  readonly expiresAt: number;
+}
+
+/** How a run dispatched here starts: from the record admission stored, maybe already begun, and what it heard meanwhile. */
+interface Admitted {
+  readonly record: StoredRecord;
+  /** Stored begun (its kind's begin applied at admission): nothing more is written to begin it. */
+  readonly begun: boolean;
+  readonly heard?: readonly string[];
 }
 
 interface Executing {
@@ -109,16 +124,73 @@ export class RunEngine {
     every(this.#options.scanIntervalMs ?? Math.max(50, Math.min(5_000, Math.floor(ttl / 3))), () => this.scan());
   }
 
-  /** A lease for a record this instance is about to execute. */
-  lease(): { readonly holder: string; readonly expiresAt: number } {
-    return { holder: this.#options.instanceId, expiresAt: this.#options.storage.clock.now() + this.#options.leaseTtlMs };
+  /**
+   * A lease for a record this instance is about to execute. With the key of a run about to be
+   * admitted, that run counts as alive here until it is dispatched (or for a lease's time, if it
+   * never is): a heartbeat between its insert and its dispatch must not let go of it.
+   */
+  lease(admitting?: RecordKey): RunLease {
+    const now = this.#options.storage.clock.now();
+    if (admitting !== undefined) this.#admitting.set(keyString(admitting), now);
+    return { holder: this.#options.instanceId, expiresAt: now + this.#options.leaseTtlMs };
   }
 
   /** Stores a new run record under the owner's caps; with `leased` it is this instance's from the start. */
   admit<T>(record: NewRecord<T>, rules: InsertRules, options: { readonly leased: boolean }): Promise<InsertResult<T>> {
-    // Alive here from before the insert until it is dispatched: a heartbeat in between must not let go of it.
-    if (options.leased) this.#admitting.set(keyString(record), this.#options.storage.clock.now());
-    return this.#options.storage.records.insert({ ...record, lease: options.leased ? this.lease() : (record.lease ?? null) }, rules);
+    return this.#options.storage.records.insert({ ...record, lease: options.leased ? this.lease(record) : (record.lease ?? null) }, rules);
+  }
+
+  /**
+   * Admits a new run and dispatches it here: what a family calls to start one (decision 2806).
+   * `queued` is the run as it waits; `insert` stores the record it is given under the family's rules
+   * (owner caps, one live run per scope, a plan beside it). When the kind's lane has a slot for the
+   * owner now, the run is stored already begun — its kind's begin applied, under this instance's
+   * lease — and executes at once, so no Queued → Running write follows; a cancel meanwhile is heard
+   * from before the insert. Otherwise it is stored Queued under this instance's lease and waits on
+   * the lane (its begin is then the usual compare-and-set).
+   */
+  async startRun<D>(
+    key: RecordKey,
+    queued: { readonly state: string; readonly createdAt: number; readonly data: D },
+    insert: (first: { readonly state: string; readonly data: D; readonly lease: RunLease }) => Promise<InsertResult<D>>,
+  ): Promise<InsertResult<D>> {
+    const { storage, instanceId } = this.#options;
+    const entry = this.#entry(key.collection);
+    const id = keyString(key);
+    const now = storage.clock.now();
+    const lease = this.lease(key);
+    const slot = this.#stopping ? null : entry.lane.reserve(key.ownerId);
+    const waiting: StoredRecord<D> = {
+      ...key, scope: null, state: queued.state, createdAt: queued.createdAt, expiresAt: null, version: 0,
+      leaseHolder: instanceId, leaseExpiresAt: lease.expiresAt, data: queued.data,
+    };
+    const begun = slot === null ? null : (entry.kind as RunKind<D>).begin(waiting, now);
+    if (begun === null) slot?.release();
+    const heard: string[] = [];
+    const unsubscribe = begun === null ? undefined : storage.signals.subscribe(runTopic(key), (text) => heard.push(text));
+    let admitted: InsertResult<D>;
+    try {
+      admitted = await insert(begun === null ? { state: queued.state, data: queued.data, lease } : { state: begun.state, data: begun.data, lease });
+    } catch (error) {
+      this.#admitting.delete(id);
+      unsubscribe?.();
+      if (begun !== null) slot?.release();
+      throw error;
+    }
+    if (admitted.outcome !== 'inserted') {
+      this.#admitting.delete(id);
+      unsubscribe?.();
+      if (begun !== null) slot?.release();
+      return admitted;
+    }
+    if (begun === null || slot === null) {
+      this.dispatch(key, admitted.record);
+      return admitted;
+    }
+    this.#admitting.delete(id);
+    this.#execute(entry.kind, key, slot, { record: admitted.record, begun: true, heard });
+    unsubscribe?.();
+    return admitted;
   }
 
   /**
@@ -129,7 +201,8 @@ export class RunEngine {
   dispatch(key: RecordKey, admitted?: StoredRecord): void {
     const entry = this.#entry(key.collection);
     this.#admitting.delete(keyString(key));
-    entry.lane.enqueue({ id: keyString(key), ownerId: key.ownerId, start: (slot) => this.#execute(entry.kind, key, slot, admitted) });
+    const start = admitted === undefined ? undefined : { record: admitted, begun: false };
+    entry.lane.enqueue({ id: keyString(key), ownerId: key.ownerId, start: (slot) => this.#execute(entry.kind, key, slot, start) });
   }
 
   /**
@@ -329,7 +402,7 @@ export class RunEngine {
     else await this.#settle(entry.kind, claimed, { type: 'abandoned' }, { states: entry.kind.liveStates, leaseHolder: instanceId });
   }
 
-  #execute(kind: RunKind, key: RecordKey, slot: LaneSlot | null, admitted?: StoredRecord): void {
+  #execute(kind: RunKind, key: RecordKey, slot: LaneSlot | null, admitted?: Admitted): void {
     const id = keyString(key);
     const run = new LiveRunHandle({
       storage: this.#options.storage,
@@ -340,11 +413,14 @@ export class RunEngine {
       onEmitError: (err) => this.#options.log.error({ err, collection: key.collection, jobId: key.id }, 'recording a run event failed'),
       ...(kind.mergeEvents === undefined ? {} : { mergeEvents: (previous: unknown, next: unknown) => kind.mergeEvents?.(previous, next) }),
     });
-    const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), (text) => {
+    const hear = (text: string): void => {
       const message = decodeRunMessage(text);
       if (message?.type === 'cancel') run.stop(cancelledByCaller(message.reason ?? undefined), false);
       else if (message !== undefined) run.hear(message);
-    });
+    };
+    const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), hear);
+    // What reached a run admitted begun before it executed here (a cancel), as if heard now.
+    for (const text of admitted?.heard ?? []) hear(text);
     const executing: Executing = { kind, run, done: Promise.resolve() };
     const observe = this.#options.observe;
     // Execution begins on a later event-loop turn: the request that created the run answers first,
@@ -364,14 +440,17 @@ export class RunEngine {
   }
 
   /** Begins, executes and ends one run here; resolves with the final state written, or 'interrupted'. */
-  async #drive(kind: RunKind, run: LiveRunHandle, admitted?: StoredRecord): Promise<string> {
+  async #drive(kind: RunKind, run: LiveRunHandle, admitted?: Admitted): Promise<string> {
     const { storage, instanceId } = this.#options;
-    // The admitted record serves only when its begin is a compare-and-set; otherwise the stored one is read.
-    const fromAdmission = admitted !== undefined && kind.begin(admitted, storage.clock.now()) !== null;
-    const record = fromAdmission ? admitted : await storage.records.get(run.key);
+    // The admitted record serves when it was stored begun, or when its begin is a compare-and-set;
+    // otherwise the stored one is read.
+    const begunAtAdmission = admitted?.begun === true;
+    const fromAdmission = admitted !== undefined && (begunAtAdmission || kind.begin(admitted.record, storage.clock.now()) !== null);
+    const record = fromAdmission ? admitted.record : await storage.records.get(run.key);
     if (record === undefined || record.state === null || !kind.liveStates.includes(record.state) || record.leaseHolder !== instanceId) return 'interrupted';
-    run.begin(record);
-    const begun = kind.begin(record, storage.clock.now());
+    // A run stored begun began from Queued: nothing of it (items, events, approvals) exists yet.
+    run.begin(record, begunAtAdmission ? QUEUED : record.state);
+    const begun = begunAtAdmission ? null : kind.begin(record, storage.clock.now());
     if (begun !== null) {
       const started = await run.commit({ record: { patch: { state: begun.state, data: begun.data }, guard: { version: record.version } } });
       if (!started.committed) return 'interrupted';
@@ -379,6 +458,8 @@ export class RunEngine {
     let outcome: unknown;
     let threw: { readonly error: unknown } | null = null;
     try {
+      // Stopped before it executed (a cancel heard while it was admitted): its family never executes it.
+      if (run.signal.aborted) throw run.signal.reason;
       outcome = await kind.execute(run);
     } catch (error) {
       threw = { error };

@@ -54,6 +54,16 @@ export class RunLane {
     this.#pump();
   }
 
+  /**
+   * A slot for a job of `ownerId` that starts now without queueing: only while nothing waits (the
+   * queue's fairness stays whole) and both caps leave room; null otherwise. Released like any slot.
+   */
+  reserve(ownerId: string): LaneSlot | null {
+    if (this.#closed || this.#queue.length > 0 || this.#executing >= this.#options.maxConcurrent) return null;
+    if ((this.#perOwner.get(ownerId) ?? 0) >= (this.#options.maxConcurrentPerOwner ?? Number.POSITIVE_INFINITY)) return null;
+    return this.#take(ownerId);
+  }
+
   /** Whether a job with this id waits in the queue. */
   has(id: string): boolean {
     return this.#queue.some((job) => job.id === id);

@@ -10,7 +10,6 @@ import { createScriptedModel, type ChatModel } from '../../src/models/index.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_STORAGE } from '../helpers/test-storage.js';
 import {
   branchStep,
   chain,
@@ -78,7 +77,7 @@ async function blockedRun(name: string, message = 'Proceed?') {
 }
 
 describe('the workflow run state table', () => {
-  it('(none) → Queued: 202 with jobId and statusUrl and a Location, then runs to Succeeded', async () => {
+  it('(none) → start-run: 202 with jobId and statusUrl and a Location, admitted Running when a slot is free, then runs to Succeeded', async () => {
     const workflowId = await submit(t.app, chain('simple', toolStep('a'), toolStep('b')));
     const res = await t.app.inject({ method: 'POST', url: `/api/workflows/${workflowId}/runs` });
     expect(res.statusCode).toBe(202);
@@ -86,11 +85,10 @@ describe('the workflow run state table', () => {
     expect(Object.keys(res.json()).sort()).toEqual(['jobId', 'statusUrl']);
     expect(statusUrl).toBe(`/api/workflows/${workflowId}/runs/${jobId}`);
     expect(res.headers.location).toBe(statusUrl);
-    // Dispatch happens on a later event-loop turn: an in-process poll right away on Memory still sees
-    // Queued; on a database the poll's own round trip leaves the dispatcher time to start it.
+    // With a slot free on this instance the run is admitted already begun (decision 2806): a poll
+    // right away never sees it Queued. (A run waiting for a slot is Queued: the cancel tests below.)
     const first = (await poll(t.app, statusUrl)).status;
-    if (TEST_STORAGE === 'Memory') expect(first).toBe('Queued');
-    else expect(['Queued', 'Running', 'Succeeded']).toContain(first);
+    expect(['Running', 'Succeeded']).toContain(first);
     const done = await pollUntil(t.app, statusUrl, isFinal);
     expect(done).toMatchObject({ status: 'Succeeded', error: null, pendingApprovals: [] });
     expect(done.steps.map((s: { status: string }) => s.status)).toEqual(['Succeeded', 'Succeeded']);

@@ -79,7 +79,7 @@ export class BundleRunService {
       },
       reservationExpiresAt: stream ? now + config.streamReservationTtlMs : null,
     };
-    const lease = stream ? { holder: STREAM_RESERVATION, expiresAt: now + config.streamReservationTtlMs } : engine.lease();
+    const lease = stream ? { holder: STREAM_RESERVATION, expiresAt: now + config.streamReservationTtlMs } : engine.lease(bundleRunKey(record));
     const admitted = await runs.admit(record, config.maxActiveBundleRunsPerOwner, lease);
     if (admitted.outcome !== 'inserted') throw tooManyActiveRuns();
     // Claimed only once the run is admitted, so a refused start never creates a conversation.

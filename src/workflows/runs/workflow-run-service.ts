@@ -101,10 +101,13 @@ export class WorkflowRunService {
       withdrawnApprovals: null,
       requestedBy: starter.displayName ?? null,
     };
-    const admitted = await this.#deps.runs.admit(run, { workflow, subPlans: [...subPlans.values()] }, this.#deps.maxActiveRunsPerOwner, engine.lease());
+    const plan = { workflow, subPlans: [...subPlans.values()] };
+    // Admitted and dispatched in one insert: begun already when this instance has a slot for it now.
+    const admitted = await engine.startRun(workflowRunKey(starter, jobId), { state: run.status, createdAt: run.createdAt, data: run }, (first) =>
+      this.#deps.runs.admit(first.data, plan, this.#deps.maxActiveRunsPerOwner, first.lease),
+    );
     if (admitted.outcome === 'scope-busy') throw workflowHasLiveRun();
     if (admitted.outcome !== 'inserted') throw ownerRunCapReached(this.#deps.maxActiveRunsPerOwner);
-    engine.dispatch(workflowRunKey(starter, jobId), admitted.record);
     return { jobId, workflowId };
   }
 
