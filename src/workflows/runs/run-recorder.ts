@@ -1,7 +1,10 @@
 // Turns engine reports into checkpoints of the run, committed in order through the live run (so each
 // is fenced by this instance's lease, and none is written once the run engine fenced the run): each
 // step change writes the step's item and a STEP event together; parking writes Blocked and a PARKED
-// event (and gives the dispatch slot back while a person decides); resuming writes Running. The
+// event (and gives the dispatch slot back while a person decides); resuming writes Running. A run
+// resumed here while Blocked (after a takeover) re-opens its waiting gate: that re-opening — the
+// gate's Running and Waiting again, the park — writes nothing, so the run stays Blocked as stored
+// until its gate is answered or something else happens. The
 // engine reports synchronously; commits run one at a time behind it, and what arrives while one is in
 // flight goes out together in the next (group commit: one round trip for several checkpoints when
 // the database is slower than the steps).
@@ -48,6 +51,9 @@ export class RunRecorder implements ExecutionObserver {
   #finishing = false;
   /** A step ended since the last commit began. */
   #stepEnded = false;
+  /** Steps reported in this execution; a gate stored Waiting that is launched again here is re-opening. */
+  readonly #seen = new Set<string>();
+  readonly #reopening = new Set<string>();
 
   constructor(options: RunRecorderOptions) {
     this.#options = options;
@@ -66,6 +72,15 @@ export class RunRecorder implements ExecutionObserver {
 
   stepChanged(step: GraphStep, change: StepChange): void {
     const previous = this.#options.steps.get(step.id) ?? PENDING_STEP;
+    const first = !this.#seen.has(step.id);
+    this.#seen.add(step.id);
+    // A gate stored Waiting, launched again by this execution, then waiting again: unchanged, not written.
+    if (previous.status === 'Waiting' && ((first && change.status === 'Running') || (this.#reopening.has(step.id) && change.status === 'Waiting'))) {
+      if (change.status === 'Running') this.#reopening.add(step.id);
+      else this.#reopening.delete(step.id);
+      return;
+    }
+    this.#reopening.delete(step.id);
     const next = nextState(previous, change);
     this.#options.steps.set(step.id, next);
     this.#items.set(step.id, next);
@@ -80,6 +95,8 @@ export class RunRecorder implements ExecutionObserver {
   }
 
   runBlocked(): void {
+    // Parked again on the gate it was parked on when this execution began: nothing to write, the slot goes back.
+    if (this.#data.status === 'Blocked') this.#options.live.slot?.park();
     if (this.#data.status !== 'Running') return;
     const approval = this.#options.desk.pending()[0];
     if (approval === undefined) return;

@@ -1,7 +1,8 @@
 // Workflow runs as the run engine knows them: records in the `workflow-run` collection, live while
 // Queued, Running or Blocked, dispatched Workflows:MaxConcurrentRuns at a time per instance (a Blocked
-// run gives its slot back while a person decides). A run begins Running (a Blocked run resumed after a
-// takeover too, until it reaches its gate again), always resumes from its checkpoints when its
+// run gives its slot back while a person decides). A run begins Running; a Blocked run resumed after a
+// takeover stays Blocked while it re-opens its gate (the recorder writes nothing of that), so a poll
+// never sees it Running unless its gate was answered. It always resumes from its checkpoints when its
 // instance died (at-least-once for the step that was running), and ends as settle writes it: the
 // pending approvals withdrawn, then the final status with its FINISHED event, then its plan and
 // approvals expiring with it.
@@ -38,7 +39,7 @@ export function workflowRunKind(options: {
     begin: (record, now) => {
       const data = record.data;
       if (data.status === 'Queued') return { state: 'Running', data: { ...data, status: 'Running', startedAt: now } };
-      if (data.status === 'Blocked') return { state: 'Running', data: { ...data, status: 'Running', parkedSeq: null } };
+      // Blocked (taken over, or resumed after a restart) begins as stored: it is still parked on its gate.
       return null;
     },
     resumes: () => true,
