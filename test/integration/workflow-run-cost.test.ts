@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('a 3-step workflow run, start to last write', () => {
-  it('costs at most 6 storage operations, none to begin it (16 on PostgreSQL and 17 on Memory before issue 28)', async () => {
+  it('costs at most 6 storage operations, none to begin it, and its polls on the instance that finished it none (16 on PostgreSQL and 17 on Memory before issue 28)', async () => {
     const workflowId = await submit(t.app, chain('three', toolStep('before'), llmStep('ask', 'hello'), toolStep('after')));
     counted.reset();
     const { jobId, statusUrl } = await start(t.app, workflowId);
@@ -36,11 +36,18 @@ describe('a 3-step workflow run, start to last write', () => {
     expect(operations.length, operations.join('\n')).toBeLessThanOrEqual(6);
     // Admitted already Running (a slot was free): its first write after the insert is a checkpoint, not a begin.
     expect(operations.slice(0, 2)).toEqual(['records.get', 'records.insert']);
-    // A finished run is read once per instance, then answered from memory.
-    await t.app.inject({ method: 'GET', url: statusUrl });
+    // A run this instance finished is answered from memory from its first poll on, steps and all.
     counted.reset();
-    expect((await t.app.inject({ method: 'GET', url: statusUrl })).json()).toMatchObject({ status: 'Succeeded' });
+    const polled = (await t.app.inject({ method: 'GET', url: statusUrl })).json();
+    expect(polled).toMatchObject({ status: 'Succeeded', error: null });
+    expect(polled.steps.map((step: { status: string }) => step.status)).toEqual(['Succeeded', 'Succeeded', 'Succeeded']);
     expect(counted.calls.filter((call) => !call.startsWith('rates.'))).toEqual([]);
+    // What memory answered is what the storage holds.
+    const stored = new Map((await own.storage.journal.items<{ status: string; completedAt: number; redacted: unknown }>(run)).map((item) => [item.key, item.data]));
+    for (const step of polled.steps as Array<{ id: string; status: string; completedAt: string; output: unknown }>) {
+      const item = stored.get(step.id);
+      expect({ status: step.status, completedAt: step.completedAt, output: step.output }).toEqual({ status: item?.status, completedAt: new Date(item!.completedAt).toISOString(), output: item?.redacted });
+    }
   });
 
   it('polls a live run with three reads: the run, its steps, its approvals (five before issue 28)', async () => {

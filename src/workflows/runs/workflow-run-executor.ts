@@ -34,6 +34,8 @@ export type WorkflowOutcome =
       readonly noApprovals: boolean;
       /** Checkpoints not committed yet: the final commit writes them with the run's end. */
       readonly tail: RecordedTail;
+      /** Every step's state once the tail is committed (what a read of the run's items would give). */
+      readonly steps: ReadonlyMap<string, StepState>;
     }
   | { readonly type: 'cancel-requested' }
   | { readonly type: 'no-plan' };
@@ -101,7 +103,7 @@ export class WorkflowRunExecutor {
     if (graph.status === 'Interrupted') return INTERRUPTED;
     // A completed graph: what is not committed yet goes out with the run's end, in its final commit.
     const tail = await recorder.finish();
-    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0, tail };
+    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0, tail, steps };
   }
 }
 

@@ -61,6 +61,8 @@ export function workflowRunKind(options: {
         expire: runs.endsWith(final, run.now),
       });
       if (!committed.committed) return null;
+      // A completed graph's steps are all known here: its polls on this instance need no read.
+      if (ending.type === 'completed' && ending.outcome.type === 'graph' && committed.record !== undefined) runs.remember(committed.record, ending.outcome.steps);
       if (!noApprovals) await runs.expireApprovals(final, run.now);
       logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');
       return status;

@@ -79,6 +79,14 @@ export class WorkflowRunStore {
     return view;
   }
 
+  /**
+   * Keeps a run this instance just made final, with every step's state as it committed them: its
+   * polls here are answered without a read, as if it had been read once (the cache `view` fills).
+   */
+  remember(record: StoredRecord<WorkflowRunData>, steps: ReadonlyMap<string, StepState>): void {
+    if (isFinal(record.data.status) && record.expiresAt !== null) this.#finished.set(`${record.ownerId}\u0000${record.id}`, { record, steps: new Map(steps) });
+  }
+
   async steps(key: RecordKey): Promise<Map<string, StepState>> {
     return new Map((await this.#storage.journal.items<StepState>(key)).map((item) => [item.key, item.data]));
   }
