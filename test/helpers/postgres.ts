@@ -39,7 +39,7 @@ export function freshPostgres(prefix = 't'): FreshPostgres {
     connectionString: postgresUrl(),
     schema,
     truncate: async () => {
-      await adminQuery(`TRUNCATE ${id}.records, ${id}.rate_windows, ${id}.slots, ${id}.blobs CASCADE`);
+      await adminQuery(`TRUNCATE ${id}.records, ${id}.rate_windows, ${id}.slots, ${id}.blobs, ${id}.journal_watchers CASCADE`);
     },
     drop: async () => {
       await adminQuery(`DROP SCHEMA IF EXISTS ${id} CASCADE`);

@@ -56,6 +56,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   }
   databaseClock?.start();
   const rates = new PgRateWindows(db, names, clock, options.log);
+  const journal = new PgRunJournal(db, hub, names, clock);
   let closing: Promise<void> | undefined;
   // PostgreSQL text cannot hold U+0000: such an id is refused before any statement (with-storable-keys.ts).
   return withStorableKeys({
@@ -63,7 +64,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     durable: true,
     clock,
     records: new PgRecordStore(db, names, clock),
-    journal: new PgRunJournal(db, hub, names, clock),
+    journal,
     signals: new PgSignalBus(db, hub, names),
     rates,
     slots: new PgSlotStore(db, names, clock),
@@ -76,6 +77,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     close: () =>
       (closing ??= (async () => {
         databaseClock?.stop();
+        journal.close();
         await rates.close();
         await hub.close();
         await db.close();

@@ -6,9 +6,10 @@ import { outboxSchema } from './0002-outbox.js';
 import { spendSchema } from './0003-spend.js';
 import { ratePermitsSchema } from './0004-rate-permits.js';
 import { expireWithCommitSchema } from './0005-expire-with-commit.js';
+import { watchedNotificationsSchema } from './0006-watched-notifications.js';
 
 export type { Migration } from './migration.js';
 
-export const migrations: readonly Migration[] = [initialSchema, outboxSchema, spendSchema, ratePermitsSchema, expireWithCommitSchema];
+export const migrations: readonly Migration[] = [initialSchema, outboxSchema, spendSchema, ratePermitsSchema, expireWithCommitSchema, watchedNotificationsSchema];
 
 export const LATEST_SCHEMA_VERSION = migrations.reduce((latest, migration) => Math.max(latest, migration.version), 0);

@@ -1,9 +1,14 @@
 // RunJournal on PostgreSQL. A commit is one call of apply_change: under the run record's row lock it
 // patches the record (when asked, under its guard), upserts the items, appends the events with the
 // next gap-free sequence numbers and NOTIFYs the newest one, all in one transaction and one round
-// trip. Watchers on this instance are told at once; those on other instances hear the NOTIFY. After
-// the notification connection was lost and is back, every watcher is told its run's newest sequence
-// again (commits made meanwhile would otherwise go unheard): listeners treat it as the hint it is.
+// trip. Watchers on this instance are told at once; those on other instances hear the NOTIFY, which
+// a commit sends only while another instance watches the run (decision 2808): the first watcher of a
+// run here registers the watch in journal_watchers (then hears the run's newest sequence once, for
+// what was committed before the watch was in place), the last one's end removes it, and every
+// WATCH_RENEW_MS the instance writes all its watches again, lapsing WATCH_TTL_MS after it stops. After
+// the notification connection was lost and is back, the watches are written again and every watcher
+// is told its run's newest sequence (commits made meanwhile would otherwise go unheard): listeners
+// treat it as the hint it is.
 import type { Clock } from '../../../clock/index.js';
 import type { RecordKey } from '../../records.js';
 import type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from '../../run-journal.js';
@@ -18,19 +23,37 @@ interface Watch {
   readonly hear: (lastSeq: number) => void;
 }
 
+/** How long a registered watch outlives its instance's last renewal. */
+export const WATCH_TTL_MS = 30_000;
+/** How often an instance writes its watches again (a third of their TTL). */
+export const WATCH_RENEW_MS = 10_000;
+
 export class PgRunJournal implements RunJournal {
   readonly #db: PgDatabase;
   readonly #hub: PgNotificationHub;
   readonly #clock: Clock;
   readonly #sql: ReturnType<typeof statements>;
   readonly #watches = new Set<Watch>();
+  /** Topic ids this instance watches → how many watchers here: registered in journal_watchers while above zero. */
+  readonly #watched = new Map<string, number>();
+  readonly #renewal: NodeJS.Timeout;
 
   constructor(db: PgDatabase, hub: PgNotificationHub, names: SchemaNames, clock: Clock) {
     this.#db = db;
     this.#hub = hub;
     this.#clock = clock;
     this.#sql = statements(names);
-    hub.onReconnect(() => this.#catchUp());
+    hub.onReconnect(() => {
+      this.#register([...this.#watched.keys()]);
+      this.#catchUp();
+    });
+    this.#renewal = setInterval(() => this.#register([...this.#watched.keys()]), WATCH_RENEW_MS);
+    this.#renewal.unref();
+  }
+
+  /** Stops renewing this instance's watches (they lapse in WATCH_TTL_MS, or go with the database's restart). */
+  close(): void {
+    clearInterval(this.#renewal);
   }
 
   async commit<T, R>(run: RecordKey, change: JournalChange<T, R>): Promise<CommitResult<R>> {
@@ -80,22 +103,54 @@ export class PgRunJournal implements RunJournal {
     };
     const watch: Watch = { run, hear };
     this.#watches.add(watch);
-    const unsubscribe = this.#hub.subscribe('j', this.#hub.topicId('j', runTopic(run)), (body) => hear(Number(body)));
+    const topicId = this.#hub.topicId('j', runTopic(run));
+    const unsubscribe = this.#hub.subscribe('j', topicId, (body) => hear(Number(body)));
+    const count = this.#watched.get(topicId) ?? 0;
+    this.#watched.set(topicId, count + 1);
+    if (count === 0) {
+      // Commits that landed before the watch was in place notified nobody: the newest sequence once it is.
+      void this.#register([topicId]).then((registered) => {
+        if (registered && this.#watches.has(watch)) this.#hint(watch);
+      });
+    }
+    let ended = false;
     return () => {
+      if (ended) return;
+      ended = true;
       this.#watches.delete(watch);
       unsubscribe();
+      const left = (this.#watched.get(topicId) ?? 1) - 1;
+      if (left > 0) {
+        this.#watched.set(topicId, left);
+        return;
+      }
+      this.#watched.delete(topicId);
+      this.#db.query(this.#sql.unwatch, [topicId, this.#hub.instanceId]).catch(() => undefined); // else it lapses
     };
   }
 
-  #catchUp(): void {
-    for (const watch of this.#watches) {
-      this.lastSeq(watch.run).then(
-        (lastSeq) => {
-          if (this.#watches.has(watch) && lastSeq > 0) watch.hear(lastSeq);
-        },
-        () => undefined, // unreachable again: the next reconnect catches up
-      );
+  /** Writes (or renews) this instance's watches of `topics`; false when the database could not be reached (renewal and reconnect retry). */
+  async #register(topics: readonly string[]): Promise<boolean> {
+    if (topics.length === 0) return true;
+    try {
+      await this.#db.query(this.#sql.watch, [topics, this.#hub.instanceId, this.#clock.now() + WATCH_TTL_MS], 'portcullis_journal_watch');
+      return true;
+    } catch {
+      return false;
     }
+  }
+
+  #hint(watch: Watch): void {
+    this.lastSeq(watch.run).then(
+      (lastSeq) => {
+        if (this.#watches.has(watch) && lastSeq > 0) watch.hear(lastSeq);
+      },
+      () => undefined, // unreachable: the watcher's own reads find out, and the next reconnect catches up
+    );
+  }
+
+  #catchUp(): void {
+    for (const watch of this.#watches) this.#hint(watch);
   }
 }
 
@@ -117,5 +172,8 @@ function statements(names: SchemaNames) {
     events: `SELECT seq, event FROM ${s}.run_events
       WHERE collection = $1 AND owner_id = $2 AND run_id = $3 AND seq > $5 AND ${live} ORDER BY seq LIMIT $6`,
     lastSeq: `SELECT last_seq FROM ${s}.records WHERE collection = $1 AND owner_id = $2 AND id = $3 AND (expires_at IS NULL OR expires_at > $4)`,
+    watch: `INSERT INTO ${s}.journal_watchers (topic, holder, expires_at) SELECT topic, $2, $3 FROM unnest($1::text[]) AS topic
+      ON CONFLICT (topic, holder) DO UPDATE SET expires_at = excluded.expires_at`,
+    unwatch: `DELETE FROM ${s}.journal_watchers WHERE topic = $1 AND holder = $2`,
   };
 }
