@@ -44,10 +44,10 @@ export class PgRunJournal implements RunJournal {
     this.#clock = clock;
     this.#sql = statements(names);
     hub.onReconnect(() => {
-      this.#register([...this.#watched.keys()]);
+      void this.#register([...this.#watched.keys()]);
       this.#catchUp();
     });
-    this.#renewal = setInterval(() => this.#register([...this.#watched.keys()]), WATCH_RENEW_MS);
+    this.#renewal = setInterval(() => void this.#register([...this.#watched.keys()]), WATCH_RENEW_MS);
     this.#renewal.unref();
   }
 
