@@ -39,7 +39,7 @@ export function freshPostgres(prefix = 't'): FreshPostgres {
     connectionString: postgresUrl(),
     schema,
     truncate: async () => {
-      await adminQuery(`TRUNCATE ${id}.records, ${id}.rate_windows, ${id}.slots, ${id}.blobs, ${id}.journal_watchers CASCADE`);
+      await adminQuery(`TRUNCATE ${id}.records, ${id}.run_items, ${id}.run_events, ${id}.rate_windows, ${id}.slots, ${id}.blobs, ${id}.journal_watchers`);
     },
     drop: async () => {
       await adminQuery(`DROP SCHEMA IF EXISTS ${id} CASCADE`);

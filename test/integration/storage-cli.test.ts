@@ -94,10 +94,10 @@ describe('portcullis migrate', () => {
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^AppConfig:Storage:Postgres:ConnectionString: cannot reach the database at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres \(.*\)\n$/);
     await runCli(['migrate'], { cwd, env: postgres('cli_newer') });
-    await adminQuery(`INSERT INTO cli_newer.schema_migrations VALUES (7, 'future', 0)`, [], server.url);
+    await adminQuery(`INSERT INTO cli_newer.schema_migrations VALUES (${LATEST_SCHEMA_VERSION + 1}, 'future', 0)`, [], server.url);
     const newer = await runCli(['migrate'], { cwd, env: postgres('cli_newer') });
     expect(newer.code).toBe(1);
-    expect(newer.stderr).toMatch(new RegExp(`^AppConfig:Storage:Postgres:Schema: the schema "cli_newer" was migrated by a newer version of Portcullis \\(schema version 7; this build knows up to ${LATEST_SCHEMA_VERSION}\\)`));
+    expect(newer.stderr).toMatch(new RegExp(`^AppConfig:Storage:Postgres:Schema: the schema "cli_newer" was migrated by a newer version of Portcullis \\(schema version ${LATEST_SCHEMA_VERSION + 1}; this build knows up to ${LATEST_SCHEMA_VERSION}\\)`));
     expect(down.stderr + down.stdout + newer.stderr + newer.stdout).not.toContain(PASSWORD);
   });
 });

@@ -7,9 +7,10 @@ import { spendSchema } from './0003-spend.js';
 import { ratePermitsSchema } from './0004-rate-permits.js';
 import { expireWithCommitSchema } from './0005-expire-with-commit.js';
 import { watchedNotificationsSchema } from './0006-watched-notifications.js';
+import { journalWithoutForeignKeysSchema } from './0007-journal-without-foreign-keys.js';
 
 export type { Migration } from './migration.js';
 
-export const migrations: readonly Migration[] = [initialSchema, outboxSchema, spendSchema, ratePermitsSchema, expireWithCommitSchema, watchedNotificationsSchema];
+export const migrations: readonly Migration[] = [initialSchema, outboxSchema, spendSchema, ratePermitsSchema, expireWithCommitSchema, watchedNotificationsSchema, journalWithoutForeignKeysSchema];
 
 export const LATEST_SCHEMA_VERSION = migrations.reduce((latest, migration) => Math.max(latest, migration.version), 0);
