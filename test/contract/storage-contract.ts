@@ -408,6 +408,29 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect((await storage.journal.commit({ ...run, ownerId: 'mallory' }, { events: [1] })).committed).toBe(false);
       });
 
+      it('writes a record’s first items with its insert, and none when the insert is refused or finds the key taken', async () => {
+        const first = key('with-items', 'alice', 'run');
+        const inserted = await storage.records.insert({ ...first, state: 'Queued', createdAt: clock.now(), data: {} }, { ownerCap: { max: 100, states: ['Queued'] } }, undefined, [
+          { key: 'plan', data: { steps: ['a', 'b'] } },
+          { key: 'p2', data: 1 },
+          { key: 'p2', data: 2 },
+        ]);
+        expect(inserted.outcome).toBe('inserted');
+        expect((await storage.journal.items(first)).sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+          { key: 'p2', data: 2 },
+          { key: 'plan', data: { steps: ['a', 'b'] } },
+        ]);
+        expect(await storage.journal.lastSeq(first)).toBe(0);
+        const again = await storage.records.insert({ ...first, state: 'Queued', createdAt: clock.now(), data: {} }, undefined, undefined, [{ key: 'plan', data: 'other' }]);
+        expect(again.outcome).toBe('exists');
+        expect((await storage.journal.items(first)).find((item) => item.key === 'plan')?.data).toEqual({ steps: ['a', 'b'] });
+        const capped = key('capped-items', 'alice', 'run');
+        const refused = await storage.records.insert({ ...capped, state: 'Queued', createdAt: clock.now(), data: {} }, { ownerCap: { max: 0, states: ['Queued'] } }, undefined, [{ key: 'plan', data: 1 }]);
+        expect(refused.outcome).toBe('owner-cap');
+        await storage.records.insert({ ...capped, state: 'Queued', createdAt: clock.now(), data: {} });
+        expect(await storage.journal.items(capped)).toEqual([]);
+      });
+
       it('drops items and events with their run record', async () => {
         await storage.journal.commit(run, { items: [{ key: 'x', data: 1 }], events: [1] });
         await storage.records.delete(run);

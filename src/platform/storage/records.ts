@@ -7,6 +7,8 @@
 // the instance executing a run holds it and renews it; a lapsed lease is how another instance knows to
 // take over.
 
+import type { RunItem } from './run-journal.js';
+
 /** Epoch milliseconds. */
 export type EpochMs = number;
 
@@ -115,8 +117,11 @@ export interface RecordStore {
    * one record, one writes per slack interval), and the live record is returned as stored.
    */
   touch<T>(key: RecordKey, ttlMs: number, slackMs?: number): Promise<StoredRecord<T> | undefined>;
-  /** Inserts unless a live record has the key ('exists' returns it) or a rule refuses; the outbox only with an insert. */
-  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>>;
+  /**
+   * Inserts unless a live record has the key ('exists' returns it) or a rule refuses; the outbox, and
+   * `items` (the record's first journal items), are written only with an insert, atomically with it.
+   */
+  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[], items?: readonly RunItem[]): Promise<InsertResult<T>>;
   /** Inserts or replaces unconditionally (version restarts at 1 when there was no live record). */
   put<T>(record: NewRecord<T>): Promise<StoredRecord<T>>;
   /** Applies the patch when the live record meets the guard (with the outbox); undefined when missing or refused. */

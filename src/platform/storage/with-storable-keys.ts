@@ -54,10 +54,10 @@ class StorableRecords implements RecordStore {
     return storable(key) ? this.#records.touch<T>(key, ttlMs, slackMs) : Promise.resolve(undefined);
   }
 
-  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {
+  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[], items?: readonly RunItem[]): Promise<InsertResult<T>> {
     if (!storable(record)) return refused('record key');
     if (unstorableScope(record.scope)) return refused('record scope');
-    return outboxRefusal(outbox) ?? this.#records.insert(record, rules, outbox);
+    return outboxRefusal(outbox) ?? this.#records.insert(record, rules, outbox, items);
   }
 
   put<T>(record: NewRecord<T>): Promise<StoredRecord<T>> {

@@ -36,6 +36,8 @@ export type WorkflowOutcome =
       readonly tail: RecordedTail;
       /** Every step's state once the tail is committed (what a read of the run's items would give). */
       readonly steps: ReadonlyMap<string, StepState>;
+      /** The plan is a record of its own (a run admitted before decision 2810): the final commit expires it. */
+      readonly planRecord: boolean;
     }
   | { readonly type: 'cancel-requested' }
   | { readonly type: 'no-plan' };
@@ -65,8 +67,9 @@ export class WorkflowRunExecutor {
     const data = live.record.data;
     // A cancel recorded while no instance ran it (or before a takeover) ends it without running a step.
     if (data.cancelRequested) return { type: 'cancel-requested' };
-    const plan = await runs.plan(owner, jobId);
-    if (plan === undefined) return { type: 'no-plan' };
+    const found = await runs.plan(owner, jobId);
+    if (found === undefined) return { type: 'no-plan' };
+    const { plan } = found;
     // A run that never executed anywhere has no step states, events or approvals yet: nothing to read.
     const fresh = live.begunFrom === 'Queued';
     const steps = fresh ? new Map<string, StepState>() : await runs.steps(live.key);
@@ -103,7 +106,7 @@ export class WorkflowRunExecutor {
     if (graph.status === 'Interrupted') return INTERRUPTED;
     // A completed graph: what is not committed yet goes out with the run's end, in its final commit.
     const tail = await recorder.finish();
-    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0, tail, steps };
+    return { type: 'graph', graph, data: recorder.data, pending: desk.pending(), noApprovals: fresh && desk.known === 0, tail, steps, planRecord: found.record };
   }
 }
 

@@ -4,8 +4,8 @@
 // takeover stays Blocked while it re-opens its gate (the recorder writes nothing of that), so a poll
 // never sees it Running unless its gate was answered. It always resumes from its checkpoints when its
 // instance died (at-least-once for the step that was running), and ends as settle writes it: the
-// pending approvals withdrawn, then the final status with its FINISHED event, then its plan and
-// approvals expiring with it.
+// pending approvals withdrawn, then the final status with its FINISHED event (and the expiry of a plan
+// kept as a record by an earlier build; decision 2810), then its approvals expiring with it.
 import type { Approvals } from '../../approvals/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import type { Logger } from '../../platform/log/index.js';
@@ -57,8 +57,8 @@ export function workflowRunKind(options: {
         events: tail === undefined ? [event] : [...tail.events, event],
         record: { patch: runs.finalPatch(final, run.now) },
         outbox,
-        // Its plan expires with it, in the same commit.
-        expire: runs.endsWith(final, run.now),
+        // A plan kept as a record (an earlier build's run; unknown when it did not complete) expires with it, in the same commit.
+        ...(ending.type === 'completed' && ending.outcome.type === 'graph' && !ending.outcome.planRecord ? {} : { expire: runs.endsWith(final, run.now) }),
       });
       if (!committed.committed) return null;
       // A completed graph's steps are all known here: its polls on this instance need no read.

@@ -44,3 +44,34 @@ describe('WorkflowRunStore.view', () => {
     expect(await store.view(owner, 'job')).toBeUndefined();
   });
 });
+
+describe('WorkflowRunStore plans (decision 2810)', () => {
+  const plan = { workflow: { id: 'wf', name: 'wf', steps: [], edges: [] }, subPlans: [] } as unknown as Parameters<WorkflowRunStore['admit']>[1];
+
+  it('keeps a run’s plan as one of its items, written by its admission, and never shows it as a step', async () => {
+    const clock = new ManualClock();
+    const storage = createMemoryStorage({ clock });
+    const admittedHere = new WorkflowRunStore({ storage, recordTtlMs: 60_000, approvals: {} as ApprovalStore });
+    const elsewhere = new WorkflowRunStore({ storage, recordTtlMs: 60_000, approvals: {} as ApprovalStore });
+    const admitted = await admittedHere.admit(run('Queued'), plan, 10, { holder: 'i1', expiresAt: 10_000 });
+    expect(admitted.outcome).toBe('inserted');
+    // The admitting instance has it in memory (once); any other instance reads the run's plan item.
+    expect(await admittedHere.plan(owner, 'job')).toEqual({ plan, record: false });
+    expect(await elsewhere.plan(owner, 'job')).toEqual({ plan, record: false });
+    expect(await storage.records.get({ collection: 'workflow-run-plan', ownerId: 'alice', id: 'job' })).toBeUndefined();
+    expect([...(await elsewhere.steps(workflowRunKey(owner, 'job'))).keys()]).toEqual([]);
+  });
+
+  it('reads the plan record of a run an earlier build admitted, and says so (its final commit expires it)', async () => {
+    const clock = new ManualClock();
+    const storage = createMemoryStorage({ clock });
+    const store = new WorkflowRunStore({ storage, recordTtlMs: 60_000, approvals: {} as ApprovalStore });
+    // As the build before decision 2810 admitted a run: its plan a record of its own.
+    await storage.records.insert({ ...workflowRunKey(owner, 'job'), scope: 'wf', state: 'Queued', createdAt: 0, data: run('Queued') }, undefined, [
+      { collection: 'workflow-run-plan', ownerId: 'alice', id: 'job', createdAt: 0, data: plan },
+    ]);
+    expect(await store.plan(owner, 'job')).toEqual({ plan, record: true });
+    expect(store.endsWith(run('Succeeded'), 5_000)).toEqual({ keys: [{ collection: 'workflow-run-plan', ownerId: 'alice', id: 'job' }], at: 65_000 });
+    expect(await store.plan(owner, 'other')).toBeUndefined();
+  });
+});

@@ -1,7 +1,9 @@
 // Workflow runs, their step items, approvals and plans in the storage port, owned by the starting
 // caller (foreign ≡ unknown by construction). A live run holds its lease and its workflow (one live run
-// per workflow, MaxActiveRunsPerOwner per owner: both checked atomically with the insert); a final run,
-// its approvals and its plan stay for RunRecordTtl, then are swept (approvals by their own sweep).
+// per workflow, MaxActiveRunsPerOwner per owner: both checked atomically with the insert); its plan is
+// one of its journal items, written by that insert (decision 2810; a run admitted by an earlier build
+// has a plan record, which expires with the run's final commit). A final run and its approvals stay for
+// RunRecordTtl, then are swept (approvals by their own sweep); the plan item goes with the run.
 import { LRUCache } from 'lru-cache';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { CommitResult, InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
@@ -11,6 +13,8 @@ import { isFinal } from './run-status.js';
 
 export const RUN_COLLECTION = 'workflow-run';
 const PLAN_COLLECTION = 'workflow-run-plan';
+/** The run's journal item that holds its plan (step ids are UUIDs, so no step's item has this key). */
+const PLAN_ITEM = 'plan';
 export const LIVE_STATES: readonly string[] = ['Queued', 'Running', 'Blocked'];
 
 export function workflowRunKey(owner: Owner, jobId: string): RecordKey {
@@ -52,11 +56,12 @@ export class WorkflowRunStore {
     lease: { readonly holder: string; readonly expiresAt: number },
   ): Promise<InsertResult<WorkflowRunData>> {
     const owner = { ownerId: run.ownerId };
-    // The plan is written by the same statement and transaction, only when the run is admitted.
+    // The plan, one of the run's items, is written by the same statement and transaction, only when the run is admitted.
     const admitted = await this.#storage.records.insert<WorkflowRunData>(
       { ...workflowRunKey(owner, run.jobId), scope: run.workflowId, state: run.status, createdAt: run.createdAt, lease, data: run },
       { ownerCap: { max: maxActivePerOwner, states: LIVE_STATES }, exclusiveScope: { states: LIVE_STATES } },
-      [{ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId, createdAt: run.createdAt, data: plan }],
+      undefined,
+      [{ key: PLAN_ITEM, data: plan }],
     );
     if (admitted.outcome === 'inserted') this.#admittedPlans.set(`${run.ownerId}\u0000${run.jobId}`, plan);
     return admitted;
@@ -88,18 +93,27 @@ export class WorkflowRunStore {
   }
 
   async steps(key: RecordKey): Promise<Map<string, StepState>> {
-    return new Map((await this.#storage.journal.items<StepState>(key)).map((item) => [item.key, item.data]));
+    const steps = new Map<string, StepState>();
+    for (const item of await this.#storage.journal.items<StepState>(key)) if (item.key !== PLAN_ITEM) steps.set(item.key, item.data);
+    return steps;
   }
 
-  /** The run's plan: the one admitted here (once: a later execution, after a takeover or a resume, reads it), else the stored one. */
-  async plan(owner: Owner, jobId: string): Promise<RunPlan | undefined> {
+  /**
+   * The run's plan: the one admitted here (once: a later execution, after a takeover or a resume,
+   * reads it), else its plan item, else — a run admitted by a build before decision 2810 — its plan
+   * record (`record: true`: the run's final commit expires it).
+   */
+  async plan(owner: Owner, jobId: string): Promise<{ readonly plan: RunPlan; readonly record: boolean } | undefined> {
     const cacheKey = `${owner.ownerId}\u0000${jobId}`;
     const admitted = this.#admittedPlans.get(cacheKey);
     if (admitted !== undefined) {
       this.#admittedPlans.delete(cacheKey);
-      return admitted;
+      return { plan: admitted, record: false };
     }
-    return (await this.#storage.records.get<RunPlan>({ collection: PLAN_COLLECTION, ownerId: owner.ownerId, id: jobId }))?.data;
+    const item = (await this.#storage.journal.items<RunPlan>(workflowRunKey(owner, jobId))).find((entry) => entry.key === PLAN_ITEM);
+    if (item !== undefined) return { plan: item.data, record: false };
+    const stored = await this.#storage.records.get<RunPlan>({ collection: PLAN_COLLECTION, ownerId: owner.ownerId, id: jobId });
+    return stored === undefined ? undefined : { plan: stored.data, record: true };
   }
 
   /** The caller's runs, newest first, optionally of one workflow and/or in one status. */
@@ -147,7 +161,7 @@ export class WorkflowRunStore {
     return { state: run.status, data: run, lease: null, expiresAt: now + this.#recordTtlMs };
   }
 
-  /** What the commit that makes a run final also expires: its plan, RunRecordTtl from now, as the run. */
+  /** What the commit that makes a run final also expires when its plan is a record (an earlier build's run): the plan, RunRecordTtl from now, as the run. */
   endsWith(run: WorkflowRunData, now: number): { readonly keys: readonly RecordKey[]; readonly at: number } {
     return { keys: [{ collection: PLAN_COLLECTION, ownerId: run.ownerId, id: run.jobId }], at: now + this.#recordTtlMs };
   }

@@ -16,6 +16,8 @@ import type {
   StoredRecord,
   UpdateGuard,
 } from '../records.js';
+import type { RunItem } from '../run-journal.js';
+import { deepFreezeJson } from '../deep-freeze-json.js';
 import type { MemoryTable } from './memory-table.js';
 
 export class MemoryRecordStore implements RecordStore {
@@ -41,7 +43,7 @@ export class MemoryRecordStore implements RecordStore {
     });
   }
 
-  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {
+  insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[], items?: readonly RunItem[]): Promise<InsertResult<T>> {
     return settle((): InsertResult<T> => {
       const existing = this.#table.liveRow(record);
       if (existing !== undefined) return { outcome: 'exists', record: existing.record as StoredRecord<T> };
@@ -60,7 +62,9 @@ export class MemoryRecordStore implements RecordStore {
         return { outcome: 'owner-cap' };
       }
       this.#table.remove(record); // an expired predecessor
-      const inserted = this.#table.create(record).record as StoredRecord<T>;
+      const row = this.#table.create(record);
+      for (const item of items ?? []) row.items.set(item.key, deepFreezeJson(item.data));
+      const inserted = row.record as StoredRecord<T>;
       this.#table.writeOutbox(outbox);
       return { outcome: 'inserted', record: inserted };
     });

@@ -25,14 +25,14 @@ afterAll(async () => {
 describe('schema migrations', () => {
   it('creates the schema and its tables on a fresh database, records the version, and does nothing the second time', async () => {
     const { fresh, options } = database();
-    expect(await migratePostgres(options)).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_SCHEMA_VERSION });
+    expect(await migratePostgres(options)).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7, 8], version: LATEST_SCHEMA_VERSION });
     const tables = await adminQuery<{ table_name: string }>(
       'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
       [fresh.schema],
     );
     expect(tables.map((t) => t.table_name)).toEqual(['blobs', 'journal_watchers', 'rate_windows', 'records', 'run_events', 'run_items', 'schema_migrations', 'slots', 'spend']);
     const recorded = await adminQuery<{ version: number; applied_at: string }>(`SELECT version, applied_at FROM "${fresh.schema}".schema_migrations`);
-    expect(recorded).toEqual([1, 2, 3, 4, 5, 6, 7].map((version) => ({ version, applied_at: String(options.clock.now()) })));
+    expect(recorded).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((version) => ({ version, applied_at: String(options.clock.now()) })));
     expect(await migratePostgres(options)).toEqual({ applied: [], version: LATEST_SCHEMA_VERSION });
   });
 

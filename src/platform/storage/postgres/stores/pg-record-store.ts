@@ -19,6 +19,7 @@ import type {
   StoredRecord,
   UpdateGuard,
 } from '../../records.js';
+import type { RunItem } from '../../run-journal.js';
 import { applyChange, applyChangeStatement, outboxParam } from './apply-change.js';
 import type { PgDatabase } from '../connection/pg-database.js';
 import { RECORD_COLUMNS, jsonParam, toStoredRecord, type RecordRow } from './record-row.js';
@@ -53,10 +54,12 @@ export class PgRecordStore implements RecordStore {
     return rows[0] === undefined ? undefined : toStoredRecord<T>(rows[0]);
   }
 
-  async insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[]): Promise<InsertResult<T>> {
+  async insert<T>(record: NewRecord<T>, rules?: InsertRules, outbox?: readonly OutboxEntry[], items?: readonly RunItem[]): Promise<InsertResult<T>> {
     const written = outbox !== undefined && outbox.length > 0 ? outbox : undefined;
+    // Later items of one key win, as successive writes would.
+    const first = items === undefined || items.length === 0 ? undefined : new Map(items.map((item) => [item.key, item.data]));
     const rows = await this.#db.query<{ result: { outcome: InsertResult<T>['outcome']; record?: RecordRow } }>(
-      written === undefined ? this.#sql.insert : this.#sql.insertWithOutbox,
+      first !== undefined ? this.#sql.insertWithItems : written === undefined ? this.#sql.insert : this.#sql.insertWithOutbox,
       [
         ...newRecordParams(record, this.#clock.now()),
         record.lease?.holder ?? null,
@@ -65,9 +68,13 @@ export class PgRecordStore implements RecordStore {
         rules?.ownerCap?.max ?? null,
         rules?.ownerCap === undefined ? null : [...rules.ownerCap.states],
         rules?.exclusiveScope === undefined ? null : [...rules.exclusiveScope.states],
-        ...(written === undefined ? [] : [outboxParam(written)]),
+        ...(first !== undefined
+          ? [written === undefined ? null : outboxParam(written), [...first.keys()], `[${[...first.values()].map(jsonParam).join(',')}]`]
+          : written === undefined
+            ? []
+            : [outboxParam(written)]),
       ],
-      written === undefined ? 'portcullis_insert' : 'portcullis_insert_outbox',
+      first !== undefined ? 'portcullis_insert_items' : written === undefined ? 'portcullis_insert' : 'portcullis_insert_outbox',
     );
     const result = rows[0]?.result;
     if (result === undefined) throw new Error('insert_record returned nothing');
@@ -184,6 +191,7 @@ function statements(names: SchemaNames) {
       SELECT ${RECORD_COLUMNS} FROM ${s}.records WHERE ${KEY} AND ${LIVE} AND NOT EXISTS (SELECT 1 FROM slid)`,
     insert: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS result`,
     insertWithOutbox: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS result`,
+    insertWithItems: `SELECT ${s}.insert_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) AS result`,
     put: `SELECT ${RECORD_COLUMNS} FROM ${s}.put_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     applyChange: applyChangeStatement(names),
     delete: `DELETE FROM ${s}.records WHERE ${KEY} RETURNING ${LIVE} AS live`,
