@@ -165,31 +165,27 @@ export class RunEngine {
       leaseHolder: instanceId, leaseExpiresAt: lease.expiresAt, data: queued.data,
     };
     const begun = slot === null ? null : (entry.kind as RunKind<D>).begin(waiting, now);
-    if (begun === null) slot?.release();
-    const heard: string[] = [];
-    const unsubscribe = begun === null ? undefined : storage.signals.subscribe(runTopic(key), (text) => heard.push(text));
-    let admitted: InsertResult<D>;
+    // Begun at admission: the slot and what the run hears from before its insert (a cancel).
+    const start = begun === null || slot === null ? null : { slot, heard: [] as string[] };
+    if (start === null) slot?.release();
+    const unsubscribe = start === null ? undefined : storage.signals.subscribe(runTopic(key), (text) => start.heard.push(text));
+    let admitted: InsertResult<D> | undefined;
     try {
       admitted = await insert(begun === null ? { state: queued.state, data: queued.data, lease } : { state: begun.state, data: begun.data, lease });
-    } catch (error) {
-      this.#admitting.delete(id);
+    } finally {
       unsubscribe?.();
-      if (begun !== null) slot?.release();
-      throw error;
+      if (admitted?.outcome !== 'inserted') {
+        this.#admitting.delete(id);
+        start?.slot.release();
+      }
     }
-    if (admitted.outcome !== 'inserted') {
-      this.#admitting.delete(id);
-      unsubscribe?.();
-      if (begun !== null) slot?.release();
-      return admitted;
-    }
-    if (begun === null || slot === null) {
+    if (admitted.outcome !== 'inserted') return admitted;
+    if (start === null) {
       this.dispatch(key, admitted.record);
       return admitted;
     }
     this.#admitting.delete(id);
-    this.#execute(entry.kind, key, slot, { record: admitted.record, begun: true, heard });
-    unsubscribe?.();
+    this.#execute(entry.kind, key, start.slot, { record: admitted.record, begun: true, heard: start.heard });
     return admitted;
   }
 

@@ -67,12 +67,14 @@ export class WorkflowRunExecutor {
     const data = live.record.data;
     // A cancel recorded while no instance ran it (or before a takeover) ends it without running a step.
     if (data.cancelRequested) return { type: 'cancel-requested' };
-    const found = await runs.plan(owner, jobId);
-    if (found === undefined) return { type: 'no-plan' };
-    const { plan } = found;
     // A run that never executed anywhere has no step states, events or approvals yet: nothing to read.
     const fresh = live.begunFrom === 'Queued';
-    const steps = fresh ? new Map<string, StepState>() : await runs.steps(live.key);
+    // A resumed run's items, read once: its step states and (unless admitted here) its plan.
+    const items = fresh ? undefined : await runs.itemsOf(live.key);
+    const found = await runs.plan(owner, jobId, items);
+    if (found === undefined) return { type: 'no-plan' };
+    const { plan } = found;
+    const steps = items?.steps ?? new Map<string, StepState>();
     const existing = fresh ? [] : await runs.approvals(owner, jobId);
     const desk = new ApprovalDesk({ approvals: this.#deps.approvals, owner, run: data, ids: this.#deps.ids, clock, existing, owned: (write) => live.whileOwned(write) });
     live.onMessage((message) => {

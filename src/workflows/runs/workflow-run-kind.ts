@@ -50,19 +50,20 @@ export function workflowRunKind(options: {
       const final: WorkflowRunData = { ...data, status, error, completedAt: run.now, parkedSeq: null, withdrawnApprovals: withdrawn };
       const event: RunEvent = { type: 'FINISHED', status, ...(error !== null ? { error } : {}) };
       const outbox = await options.events.entriesFor(workflowRunEvent('workflow.run.finished', run.key.ownerId, final, status), run.now);
-      // A completed graph's last checkpoints (its last step's end, usually) are written with the end.
-      const tail = ending.type === 'completed' && ending.outcome.type === 'graph' ? ending.outcome.tail : undefined;
+      // A completed graph: its last checkpoints (its last step's end, usually) are written with the end.
+      const graph = ending.type === 'completed' && ending.outcome.type === 'graph' ? ending.outcome : undefined;
+      const tail = graph?.tail;
       const committed = await run.commit({
         ...(tail === undefined || tail.items.length === 0 ? {} : { items: tail.items }),
         events: tail === undefined ? [event] : [...tail.events, event],
         record: { patch: runs.finalPatch(final, run.now) },
         outbox,
         // A plan kept as a record (an earlier build's run; unknown when it did not complete) expires with it, in the same commit.
-        ...(ending.type === 'completed' && ending.outcome.type === 'graph' && !ending.outcome.planRecord ? {} : { expire: runs.endsWith(final, run.now) }),
+        ...(graph !== undefined && !graph.planRecord ? {} : { expire: runs.endsWith(final, run.now) }),
       });
       if (!committed.committed) return null;
       // A completed graph's steps are all known here: its polls on this instance need no read.
-      if (ending.type === 'completed' && ending.outcome.type === 'graph' && committed.record !== undefined) runs.remember(committed.record, ending.outcome.steps);
+      if (graph !== undefined && committed.record !== undefined) runs.remember(committed.record, graph.steps);
       if (!noApprovals) await runs.expireApprovals(final, run.now);
       logger.info({ jobId: final.jobId, workflowId: final.workflowId, status, withdrawnApprovals: withdrawn, usage: final.usage }, 'workflow run finished');
       return status;

@@ -93,25 +93,35 @@ export class WorkflowRunStore {
   }
 
   async steps(key: RecordKey): Promise<Map<string, StepState>> {
+    return (await this.itemsOf(key)).steps;
+  }
+
+  /** The run's items in one read: its step states, and its plan item when it has one. */
+  async itemsOf(key: RecordKey): Promise<{ readonly steps: Map<string, StepState>; readonly plan?: RunPlan }> {
     const steps = new Map<string, StepState>();
-    for (const item of await this.#storage.journal.items<StepState>(key)) if (item.key !== PLAN_ITEM) steps.set(item.key, item.data);
-    return steps;
+    let plan: RunPlan | undefined;
+    for (const item of await this.#storage.journal.items<unknown>(key)) {
+      if (item.key === PLAN_ITEM) plan = item.data as RunPlan;
+      else steps.set(item.key, item.data as StepState);
+    }
+    return plan === undefined ? { steps } : { steps, plan };
   }
 
   /**
    * The run's plan: the one admitted here (once: a later execution, after a takeover or a resume,
-   * reads it), else its plan item, else — a run admitted by a build before decision 2810 — its plan
-   * record (`record: true`: the run's final commit expires it).
+   * reads it), else its plan item (from `items` when the caller read them already), else — a run
+   * admitted by a build before decision 2810 — its plan record (`record: true`: the run's final
+   * commit expires it).
    */
-  async plan(owner: Owner, jobId: string): Promise<{ readonly plan: RunPlan; readonly record: boolean } | undefined> {
+  async plan(owner: Owner, jobId: string, items?: { readonly plan?: RunPlan }): Promise<{ readonly plan: RunPlan; readonly record: boolean } | undefined> {
     const cacheKey = `${owner.ownerId}\u0000${jobId}`;
     const admitted = this.#admittedPlans.get(cacheKey);
     if (admitted !== undefined) {
       this.#admittedPlans.delete(cacheKey);
       return { plan: admitted, record: false };
     }
-    const item = (await this.#storage.journal.items<RunPlan>(workflowRunKey(owner, jobId))).find((entry) => entry.key === PLAN_ITEM);
-    if (item !== undefined) return { plan: item.data, record: false };
+    const item = (items ?? (await this.itemsOf(workflowRunKey(owner, jobId)))).plan;
+    if (item !== undefined) return { plan: item, record: false };
     const stored = await this.#storage.records.get<RunPlan>({ collection: PLAN_COLLECTION, ownerId: owner.ownerId, id: jobId });
     return stored === undefined ? undefined : { plan: stored.data, record: true };
   }
