@@ -20,6 +20,7 @@ import type { SchemaNames } from '../schema-names.js';
 
 interface Watch {
   readonly run: RecordKey;
+  readonly topicId: string;
   readonly hear: (lastSeq: number) => void;
 }
 
@@ -33,9 +34,8 @@ export class PgRunJournal implements RunJournal {
   readonly #hub: PgNotificationHub;
   readonly #clock: Clock;
   readonly #sql: ReturnType<typeof statements>;
+  /** This instance's watchers; the topics they follow are its rows in journal_watchers. */
   readonly #watches = new Set<Watch>();
-  /** Topic ids this instance watches → how many watchers here: registered in journal_watchers while above zero. */
-  readonly #watched = new Map<string, number>();
   readonly #renewal: NodeJS.Timeout;
 
   constructor(db: PgDatabase, hub: PgNotificationHub, names: SchemaNames, clock: Clock) {
@@ -44,10 +44,10 @@ export class PgRunJournal implements RunJournal {
     this.#clock = clock;
     this.#sql = statements(names);
     hub.onReconnect(() => {
-      void this.#register([...this.#watched.keys()]);
+      void this.#register(this.#topics());
       this.#catchUp();
     });
-    this.#renewal = setInterval(() => void this.#register([...this.#watched.keys()]), WATCH_RENEW_MS);
+    this.#renewal = setInterval(() => void this.#register(this.#topics()), WATCH_RENEW_MS);
     this.#renewal.unref();
   }
 
@@ -101,13 +101,12 @@ export class PgRunJournal implements RunJournal {
       heard = lastSeq;
       listener(lastSeq);
     };
-    const watch: Watch = { run, hear };
-    this.#watches.add(watch);
     const topicId = this.#hub.topicId('j', runTopic(run));
+    const first = !this.#watching(topicId);
+    const watch: Watch = { run, topicId, hear };
+    this.#watches.add(watch);
     const unsubscribe = this.#hub.subscribe('j', topicId, (body) => hear(Number(body)));
-    const count = this.#watched.get(topicId) ?? 0;
-    this.#watched.set(topicId, count + 1);
-    if (count === 0) {
+    if (first) {
       // Commits that landed before the watch was in place notified nobody: the newest sequence once it is.
       void this.#register([topicId]).then((registered) => {
         if (registered && this.#watches.has(watch)) this.#hint(watch);
@@ -119,14 +118,18 @@ export class PgRunJournal implements RunJournal {
       ended = true;
       this.#watches.delete(watch);
       unsubscribe();
-      const left = (this.#watched.get(topicId) ?? 1) - 1;
-      if (left > 0) {
-        this.#watched.set(topicId, left);
-        return;
-      }
-      this.#watched.delete(topicId);
+      if (this.#watching(topicId)) return;
       this.#db.query(this.#sql.unwatch, [topicId, this.#hub.instanceId]).catch(() => undefined); // else it lapses
     };
+  }
+
+  #watching(topicId: string): boolean {
+    for (const watch of this.#watches) if (watch.topicId === topicId) return true;
+    return false;
+  }
+
+  #topics(): string[] {
+    return [...new Set([...this.#watches].map((watch) => watch.topicId))];
   }
 
   /** Writes (or renews) this instance's watches of `topics`; false when the database could not be reached (renewal and reconnect retry). */
