@@ -4,13 +4,14 @@
 // made before its watch was in place once it is. Two storages on one schema are two instances; a
 // plain LISTEN on the deployment's channel counts what the database sends.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../clock/index.js';
 import { adminQuery, freshPostgres } from '../../../../../test/helpers/postgres.js';
 import { eventually } from '../../../../../test/helpers/eventually.js';
 import type { Storage } from '../../storage.js';
 import { createPostgresStorage } from '../create-postgres-storage.js';
 import { schemaNames } from '../schema-names.js';
+import { WATCH_RENEW_MS } from './pg-run-journal.js';
 
 const database = freshPostgres('journal_notify');
 const silent = { info: () => undefined, warn: () => undefined };
@@ -117,5 +118,45 @@ describe('PgRunJournal notifications', () => {
     await settle();
     expect(payloads).toEqual([]);
     stop();
+  });
+
+  it('writes its watches again after the notification connection came back (a database restart empties the table)', async () => {
+    await writer.records.insert({ ...run('reconnect'), state: 'Running', createdAt: clock.now(), data: {} });
+    const heard: number[] = [];
+    const stop = follower.journal.watch(run('reconnect'), (seq) => heard.push(seq));
+    await eventually(async () => ((await watchers()) === 1 ? true : undefined));
+    await adminQuery(`TRUNCATE "${database.schema}".journal_watchers`);
+    // Every instance's LISTEN connection dropped, as at a restart; the test's own stays.
+    const own = (await listener.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> $1`, [own]);
+    await eventually(async () => ((await watchers()) === 1 ? true : undefined));
+    await writer.journal.commit(run('reconnect'), { events: ['a'] });
+    await eventually(async () => (heard.includes(1) ? true : undefined));
+    stop();
+  });
+
+  it('renews its watches every WATCH_RENEW_MS, so a watch that lapsed while the instance lives is written again', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval'] });
+    const options = { clock, clockSource: 'injected' as const, connectionString: database.connectionString, schema: database.schema, maxConnections: 4, log: silent };
+    // Only setInterval is faked (the renewal's timer); everything else runs on real time.
+    const renewing = await createPostgresStorage(options);
+    try {
+      await writer.records.insert({ ...run('renewed'), state: 'Running', createdAt: clock.now(), data: {} });
+      const stop = renewing.journal.watch(run('renewed'), () => undefined);
+      await eventually(async () => ((await watchers()) === 1 ? true : undefined));
+      clock.advance(31_000);
+      payloads.length = 0;
+      await writer.journal.commit(run('renewed'), { events: ['a'] });
+      await settle();
+      expect(payloads).toEqual([]);
+      vi.advanceTimersByTime(WATCH_RENEW_MS);
+      await eventually(async () => ((await adminQuery<{ n: number }>(`SELECT count(*)::int AS n FROM "${database.schema}".journal_watchers WHERE expires_at > $1`, [clock.now()]))[0]!.n === 1 ? true : undefined));
+      await writer.journal.commit(run('renewed'), { events: ['b'] });
+      await eventually(async () => (payloads.length > 0 ? true : undefined));
+      stop();
+    } finally {
+      vi.useRealTimers();
+      await renewing.close();
+    }
   });
 });
