@@ -3,6 +3,7 @@
 // redirect followed. Answers the response status (null when refused or unreachable) and how long it took;
 // a response body is never kept.
 import { performance } from 'node:perf_hooks';
+import { deadlineSignal } from '../platform/abort/index.js';
 import { sendRequest } from '../tools/builtin/http-fetch/index.js';
 import type { DestinationPolicy } from './destination-policy.js';
 import { signWebhook } from './webhook-secret.js';
@@ -26,9 +27,15 @@ export interface AttemptResult {
   readonly durationMs: number;
 }
 
-export async function sendWebhook(attempt: WebhookAttempt, policy: DestinationPolicy, signal: AbortSignal): Promise<AttemptResult> {
+export async function sendWebhook(
+  attempt: WebhookAttempt,
+  policy: DestinationPolicy,
+  signal: AbortSignal,
+  timeoutMs: number = ATTEMPT_TIMEOUT_MS,
+): Promise<AttemptResult> {
   const started = performance.now();
-  const within = AbortSignal.any([signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]);
+  const deadline = deadlineSignal(signal, timeoutMs);
+  const within = deadline.signal;
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
     const url = new URL(attempt.url);
@@ -57,5 +64,7 @@ export async function sendWebhook(attempt: WebhookAttempt, policy: DestinationPo
   } catch {
     if (signal.aborted) throw signal.reason;
     return { responseStatus: null, durationMs: elapsed() };
+  } finally {
+    deadline.clear();
   }
 }

@@ -6,6 +6,7 @@
 import type { ConversationLimits } from '../../agent/index.js';
 import type { ManifestLog } from '../../agent/index.js';
 import { meterChatModel, type ChatModel } from '../../models/index.js';
+import { deadlineSignal } from '../../platform/abort/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { NO_BUDGET, type ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { Dataset } from '../datasets/dataset.js';
@@ -53,9 +54,13 @@ export interface EvaluationHost {
 export async function runEvaluation(input: EvaluationInput, host: EvaluationHost): Promise<CaseResult[] | null> {
   const subjects = new Map<string, ResolvedSubject>();
   for (const dataset of input.datasets) {
-    const signal = AbortSignal.any([host.hostSignal, AbortSignal.timeout(SUBJECT_TIMEOUT_MS)]);
+    const deadline = deadlineSignal(host.hostSignal, SUBJECT_TIMEOUT_MS);
     const sources = { registry: host.calls.registry, agentDiscoveryPaths: host.agentDiscoveryPaths, log: host.log };
-    subjects.set(dataset.name, await resolveSubject(dataset.subject, input.envelope, sources, signal));
+    try {
+      subjects.set(dataset.name, await resolveSubject(dataset.subject, input.envelope, sources, deadline.signal));
+    } finally {
+      deadline.clear();
+    }
   }
   const results: CaseResult[] = new Array<CaseResult>(input.executions.length);
   const pending: number[] = [];

@@ -1,6 +1,7 @@
 // The `http_fetch` built-in tool: GET or HEAD on hosts the operator allowlisted, defended against
 // SSRF (address vetting on every hop, pinned connections, no second DNS answer) and bounded in
 // time and size. A non-2xx answer is a success: the tool ran and `status` says what happened.
+import { deadlineSignal } from '../../../platform/abort/index.js';
 import { toolFailure, toolSuccess, type Tool, type ToolCallContext, type ToolDescriptor, type ToolResult } from '../../tool.js';
 import { decodeBody } from './decode-body.js';
 import { fetchErrorMessage } from './fetch-error-message.js';
@@ -54,8 +55,8 @@ export function createHttpFetchTool(options: HttpFetchToolOptions): Tool {
     }
     if (context.signal.aborted) return toolFailure('The request was cancelled.');
 
-    const timeout = AbortSignal.timeout(Math.max(1, Math.round(options.timeoutSeconds * 1000)));
-    const signal = AbortSignal.any([context.signal, timeout]);
+    const deadline = deadlineSignal(context.signal, Math.max(1, Math.round(options.timeoutSeconds * 1000)));
+    const signal = deadline.signal;
     try {
       const outcome = await followRedirects({
         url,
@@ -81,10 +82,12 @@ export function createHttpFetchTool(options: HttpFetchToolOptions): Tool {
         fetchErrorMessage(error, {
           host: url.hostname,
           cancelled: context.signal.aborted,
-          timedOut: timeout.aborted,
+          timedOut: deadline.timedOut,
           timeoutSeconds: options.timeoutSeconds,
         }),
       );
+    } finally {
+      deadline.clear();
     }
   }
 
