@@ -25,6 +25,8 @@ export interface WebhookAttempt {
 export interface AttemptResult {
   readonly responseStatus: number | null;
   readonly durationMs: number;
+  /** The receiver did not answer within the attempt's timeout (it held a slot all that time). */
+  readonly timedOut: boolean;
 }
 
 export async function sendWebhook(
@@ -40,7 +42,7 @@ export async function sendWebhook(
   try {
     const url = new URL(attempt.url);
     const target = await policy.vet(url, within);
-    if (!target.ok) return { responseStatus: null, durationMs: elapsed() };
+    if (!target.ok) return { responseStatus: null, durationMs: elapsed(), timedOut: deadline.timedOut };
     const body = Buffer.from(attempt.body, 'utf8');
     const response = await sendRequest({
       url,
@@ -60,10 +62,10 @@ export async function sendWebhook(
       maxBytes: MAX_RESPONSE_BYTES,
       signal: within,
     });
-    return { responseStatus: response.status, durationMs: elapsed() };
+    return { responseStatus: response.status, durationMs: elapsed(), timedOut: false };
   } catch {
     if (signal.aborted) throw signal.reason;
-    return { responseStatus: null, durationMs: elapsed() };
+    return { responseStatus: null, durationMs: elapsed(), timedOut: deadline.timedOut };
   } finally {
     deadline.clear();
   }

@@ -259,6 +259,20 @@ export function describeStorageContract(provider: string, create: () => Promise<
         expect(await storage.records.lapsed(['thing'], ['Queued'], 10)).toEqual([]);
       });
 
+      it('finds lapsed leases oldest first, at most perOwner of each owner when asked, so one owner’s backlog hides no other’s', async () => {
+        const due = async (id: string, ownerId: string): Promise<void> => {
+          await storage.records.insert({ ...key(id, ownerId), state: 'Pending', createdAt: clock.now(), lease: { holder: 'due', expiresAt: clock.now() }, data: {} });
+          clock.advance(1);
+        };
+        for (const id of ['a1', 'a2', 'a3', 'a4']) await due(id, 'alice');
+        await due('b1', 'bob');
+        await due('c1', 'carol');
+        await due('a5', 'alice');
+        expect((await storage.records.lapsed(['thing'], ['Pending'], 3)).map((r) => r.id)).toEqual(['a1', 'a2', 'a3']);
+        expect((await storage.records.lapsed(['thing'], ['Pending'], 10, 2)).map((r) => r.id)).toEqual(['a1', 'a2', 'b1', 'c1']);
+        expect((await storage.records.lapsed(['thing'], ['Pending'], 3, 1)).map((r) => r.id)).toEqual(['a1', 'b1', 'c1']);
+      });
+
       it('lets exactly one of many racing holders take over a lapsed lease', async () => {
         await storage.records.insert({ ...key('run'), state: 'Running', createdAt: clock.now(), lease: { holder: 'dead', expiresAt: clock.now() + 10 }, data: {} });
         clock.advance(10);

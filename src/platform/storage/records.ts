@@ -135,8 +135,12 @@ export interface RecordStore {
 
   /** Leases (runs): take the lease of a record in one of `states`, atomically; undefined when someone else holds it. */
   claim<T>(key: RecordKey, holder: string, ttlMs: number, query: ClaimQuery): Promise<StoredRecord<T> | undefined>;
-  /** Records of these collections in one of `states` whose lease lapsed (oldest first); claim each before acting. */
-  lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]>;
+  /**
+   * Records of these collections in one of `states` whose lease lapsed (oldest first); claim each before
+   * acting. With `perOwner`, at most that many of each owner's oldest: one owner's backlog cannot hide
+   * another's records from a scan (webhook deliveries are shared out fairly from it).
+   */
+  lapsed<T>(collections: readonly string[], states: readonly string[], limit: number, perOwner?: number): Promise<StoredRecord<T>[]>;
   /**
    * Extends every lease the holder has not lost (lapsed but unclaimed counts as kept) and returns those
    * records' keys. A renewal is not a new version: writes guarded by a version read before it still hold.

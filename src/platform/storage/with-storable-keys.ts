@@ -91,8 +91,8 @@ class StorableRecords implements RecordStore {
     return storable(key) ? this.#records.claim<T>(key, holder, ttlMs, query) : Promise.resolve(undefined);
   }
 
-  lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]> {
-    return this.#records.lapsed<T>(collections, states, limit);
+  lapsed<T>(collections: readonly string[], states: readonly string[], limit: number, perOwner?: number): Promise<StoredRecord<T>[]> {
+    return this.#records.lapsed<T>(collections, states, limit, perOwner);
   }
 
   renewLeases(holder: string, ttlMs: number): Promise<RecordKey[]> {

@@ -160,7 +160,7 @@ export class MemoryRecordStore implements RecordStore {
     });
   }
 
-  lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]> {
+  lapsed<T>(collections: readonly string[], states: readonly string[], limit: number, perOwner?: number): Promise<StoredRecord<T>[]> {
     return settle(() => {
       const now = this.#table.clock.now();
       const found: StoredRecord<T>[] = [];
@@ -171,7 +171,16 @@ export class MemoryRecordStore implements RecordStore {
           if (record.leaseHolder !== null && record.leaseExpiresAt !== null && record.leaseExpiresAt <= now) found.push(record as StoredRecord<T>);
         }
       }
-      return found.sort((a, b) => (a.leaseExpiresAt ?? 0) - (b.leaseExpiresAt ?? 0)).slice(0, limit);
+      found.sort((a, b) => (a.leaseExpiresAt ?? 0) - (b.leaseExpiresAt ?? 0));
+      if (perOwner === undefined) return found.slice(0, limit);
+      const taken = new Map<string, number>();
+      return found
+        .filter((record) => {
+          const count = taken.get(record.ownerId) ?? 0;
+          taken.set(record.ownerId, count + 1);
+          return count < perOwner;
+        })
+        .slice(0, limit);
     });
   }
 

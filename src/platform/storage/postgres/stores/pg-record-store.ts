@@ -149,8 +149,12 @@ export class PgRecordStore implements RecordStore {
     return rows[0] === undefined ? undefined : toStoredRecord<T>(rows[0]);
   }
 
-  async lapsed<T>(collections: readonly string[], states: readonly string[], limit: number): Promise<StoredRecord<T>[]> {
-    const rows = await this.#db.query<RecordRow>(this.#sql.lapsed, [[...collections], [...states], this.#clock.now(), Number.isFinite(limit) ? limit : null]);
+  async lapsed<T>(collections: readonly string[], states: readonly string[], limit: number, perOwner?: number): Promise<StoredRecord<T>[]> {
+    const bound = Number.isFinite(limit) ? limit : null;
+    const rows =
+      perOwner === undefined
+        ? await this.#db.query<RecordRow>(this.#sql.lapsed, [[...collections], [...states], this.#clock.now(), bound])
+        : await this.#db.query<RecordRow>(this.#sql.lapsedPerOwner, [[...collections], [...states], this.#clock.now(), bound, perOwner]);
     return rows.map((row) => toStoredRecord<T>(row));
   }
 
@@ -216,6 +220,11 @@ function statements(names: SchemaNames) {
       WHERE collection = ANY ($1) AND state = ANY ($2) AND lease_holder IS NOT NULL AND lease_expires_at <= $3
         AND (expires_at IS NULL OR expires_at > $3)
       ORDER BY lease_expires_at LIMIT $4`,
+    lapsedPerOwner: `SELECT ${RECORD_COLUMNS} FROM (
+        SELECT ${RECORD_COLUMNS}, row_number() OVER (PARTITION BY owner_id ORDER BY lease_expires_at) AS owner_rank FROM ${s}.records
+        WHERE collection = ANY ($1) AND state = ANY ($2) AND lease_holder IS NOT NULL AND lease_expires_at <= $3
+          AND (expires_at IS NULL OR expires_at > $3)) due
+      WHERE owner_rank <= $5 ORDER BY lease_expires_at LIMIT $4`,
     // Not a new version: a renewal changes no content, so a write guarded by the version read before it still holds.
     renew: `UPDATE ${s}.records SET lease_expires_at = $3 WHERE ${holds} RETURNING collection, owner_id, id`,
     // Released leases lapse now (the holder is kept), so a scan on any instance claims them at once.
