@@ -1,11 +1,11 @@
 // Maps what Fastify itself throws (validation, body limits, content types, malformed bodies) and the
-// storage port's refusals (unreachable storage → 503, a forged list cursor → 400) onto the problem
-// catalog. Fastify's own messages never reach a response: each case gets a fixed, caller-safe detail,
-// and validation details name the field without echoing its value.
+// storage port's refusals (unreachable storage → 503 with Retry-After, a forged list cursor → 400)
+// onto the problem catalog. Fastify's own messages never reach a response: each case gets a fixed,
+// caller-safe detail, and validation details name the field without echoing its value.
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { ProblemError, isProblemError } from '../problems/index.js';
 import { redactText } from '../redaction/index.js';
-import { InvalidCursorError, isStorageUnavailable } from '../storage/index.js';
+import { InvalidCursorError, isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from '../storage/index.js';
 
 interface ValidationIssue {
   readonly instancePath?: string;
@@ -39,7 +39,9 @@ export function validationProblem(context: string, issues: readonly ValidationIs
 
 /** The storage port's refusals as the problems every surface answers them with (503, a forged cursor's 400); else undefined. */
 export function storageProblem(error: unknown): ProblemError | undefined {
-  if (isStorageUnavailable(error)) return new ProblemError('unavailable', 'The service cannot reach its storage right now; try again shortly.');
+  if (isStorageUnavailable(error)) {
+    return new ProblemError('unavailable', 'The service cannot reach its storage right now; try again shortly.', { headers: { 'retry-after': String(STORAGE_RETRY_AFTER_SECONDS) } });
+  }
   if (error instanceof InvalidCursorError) return new ProblemError('validation-failed', 'The cursor is not one this service issued; start again without it.');
   return undefined;
 }

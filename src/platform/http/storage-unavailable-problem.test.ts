@@ -6,7 +6,7 @@ import { StorageUnavailableError } from '../storage/storage-unavailable.js';
 import { installProblemHandlers } from './problem-handlers.js';
 
 describe('a storage failure at the HTTP edge', () => {
-  it('is a 503 problem document without the cause', async () => {
+  it('is a 503 problem document with Retry-After, without the cause', async () => {
     const app = Fastify({ logger: false });
     installProblemHandlers(app);
     app.get('/x', async () => {
@@ -15,6 +15,7 @@ describe('a storage failure at the HTTP edge', () => {
     const res = await app.inject({ method: 'GET', url: '/x' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(res.headers['retry-after']).toBe('5');
     expect(res.json()).toMatchObject({ status: 503, title: 'Service unavailable', detail: 'The service cannot reach its storage right now; try again shortly.' });
     expect(res.body).not.toContain('ECONNREFUSED');
     await app.close();

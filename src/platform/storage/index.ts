@@ -20,7 +20,7 @@ export { RATE_WINDOW_MS, type RateDecision, type RateWindows } from './rate-wind
 export type { SpendCounter, SpendCounters } from './spend-counters.js';
 export type { SlotStore } from './slot-store.js';
 export type { BlobStore } from './blob-store.js';
-export { StorageUnavailableError, isStorageUnavailable } from './storage-unavailable.js';
+export { StorageUnavailableError, isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from './storage-unavailable.js';
 export { InvalidCursorError, decodeCursor, encodeCursor, compareNewestFirst, CURSOR_PATTERN, MAX_CURSOR_LENGTH } from './list-cursor.js';
 export { isStorableKey, MAX_KEY_BYTES, UnstorableKeyError } from './storable-key.js';
 export { createMemoryStorage } from './memory/create-memory-storage.js';

@@ -36,6 +36,8 @@ export interface PostgresStorageOptions {
   readonly log: PostgresLog;
   /** How long to wait for a connection before the database counts as unreachable; default 5 s. */
   readonly connectTimeoutMs?: number;
+  /** How long a statement may go unanswered before the database counts as unreachable; default 5 s (decision 3511). */
+  readonly statementTimeoutMs?: number;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;

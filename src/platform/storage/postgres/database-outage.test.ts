@@ -2,7 +2,9 @@
 // down every operation fails fast with StorageUnavailableError (the edge's 503) and ready() answers
 // false; once it is back the same storage serves again without a restart, its listening connection
 // reconnects, and journal watchers catch up on commits they could not hear. No log line carries the
-// password. A listening connection killed on its own is re-established too.
+// password. A listening connection killed on its own is re-established too. While the database is
+// frozen (it accepts connections but answers nothing), every use gives up within its bounds
+// (decision 3511) and the connections it left hanging are dropped, not reused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock/index.js';
 import { adminQuery, startEmbeddedPostgres, type EmbeddedPostgresServer } from '../../../../test/helpers/postgres.js';
@@ -28,6 +30,17 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 1
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The promise's outcome, or 'no answer' once `ms` have passed (so a hang fails an assertion, not the run). */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T | 'no answer'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'no answer'>((resolve) => (timer = setTimeout(() => resolve('no answer'), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -104,4 +117,41 @@ describe('the database going away', () => {
       await server.start();
     }
   });
+});
+
+describe('the database frozen (SIGSTOP: connections hang instead of failing)', () => {
+  const run = { collection: 'run', ownerId: 'alice', id: 'frozen' };
+  const BOUND_MS = 1_000;
+
+  it('gives up on every use within its bounds with StorageUnavailableError, drops the hanging connections, and serves again once it answers', async () => {
+    const frozen = await createPostgresStorage({ ...options('frozen'), maxConnections: 2, connectTimeoutMs: BOUND_MS, statementTimeoutMs: BOUND_MS });
+    try {
+      await frozen.records.insert({ ...run, state: 'Running', createdAt: 1, data: { kept: true } });
+      await Promise.all([frozen.records.get(run), frozen.records.get(run)]); // two pooled connections, both idle
+      await server.freeze();
+      try {
+        // Twice as many uses as connections, twice over: those on a pooled connection wait for an
+        // answer, the others for a connection. Each must give up (acquire + statement bound, and a
+        // margin for a busy machine), the second round on connections that replaced the first's.
+        for (const round of [1, 2]) {
+          const outcomes = await within(
+            15_000,
+            Promise.all([1, 2, 3, 4].map(() => frozen.records.get(run).then(() => 'answered', (error: unknown) => error))),
+          );
+          expect(outcomes, `round ${round}`).not.toBe('no answer');
+          for (const outcome of outcomes as unknown[]) expect(outcome, `round ${round}`).toBeInstanceOf(StorageUnavailableError);
+        }
+        await expect(within(15_000, frozen.journal.commit(run, { events: ['lost?'] }))).rejects.toBeInstanceOf(StorageUnavailableError);
+        expect(await within(15_000, frozen.ready())).toBe(false);
+      } finally {
+        await server.thaw();
+      }
+      await eventually(() => frozen.ready());
+      expect((await frozen.records.get(run))?.data).toEqual({ kept: true });
+      expect(lines.join('\n')).not.toContain(PASSWORD);
+    } finally {
+      await server.thaw();
+      await frozen.close();
+    }
+  }, 60_000);
 });

@@ -1,7 +1,10 @@
 // The provider's one pool of connections (node-postgres): every statement goes through query(),
 // parameterised, optionally as a named prepared statement (parsed once per connection), and every
-// failure to reach the database comes out as StorageUnavailableError. Availability changes are
-// logged once per transition, with driver text scrubbed of the connection string's secrets.
+// failure to reach the database comes out as StorageUnavailableError. Every use is bounded (decision
+// 3511): getting a connection gives up after connectTimeoutMs, a statement after STATEMENT_TIMEOUT_MS,
+// so a database that stops answering (a frozen host) is an outage within seconds, never a hang.
+// Availability changes are logged once per transition, with driver text scrubbed of the connection
+// string's secrets.
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { describeFailure, isUnavailableCause, toStorageError } from './unavailable.js';
@@ -18,12 +21,27 @@ const types: pg.CustomTypesConfig = {
   getTypeParser: (oid: number, format?: 'text' | 'binary'): unknown => (oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)),
 };
 
+/** How long to wait for a connection (a new one, or one of the pool's) before giving up. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * How long query() waits for a statement's answer before it gives up (decision 3511). Client-side on
+ * purpose: a server that is stopped or cut off runs no statement_timeout. The connection is then
+ * destroyed (node-postgres's pool drops a client released with an error, and ending a client with a
+ * statement still outstanding destroys its socket), never reused. The server may still run the
+ * statement once it answers again: the outcome of a write that timed out is unknown, as it is when a
+ * connection breaks mid-statement.
+ */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
 export interface PgDatabaseOptions {
   readonly connectionString: string;
   readonly maxConnections: number;
   readonly log: PostgresLog;
-  /** How long to wait for a connection (new or from the pool) before giving up; default 5 s. */
+  /** How long to wait for a connection (new or from the pool) before giving up; default CONNECT_TIMEOUT_MS. */
   readonly connectTimeoutMs?: number;
+  /** How long query() waits for a statement's answer; default STATEMENT_TIMEOUT_MS. */
+  readonly statementTimeoutMs?: number;
 }
 
 export class PgDatabase {
@@ -31,19 +49,21 @@ export class PgDatabase {
   readonly #config: pg.ClientConfig;
   readonly #connectionString: string;
   readonly #log: PostgresLog;
+  readonly #statementTimeoutMs: number;
   /** Unknown until the first answer: failing to reach it at start-up is the caller's to report. */
   #reachable: boolean | undefined = undefined;
 
   constructor(options: PgDatabaseOptions) {
     this.#connectionString = options.connectionString;
     this.#log = options.log;
+    this.#statementTimeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
     // Parsed here rather than handed over as a string: the driver then keeps the password in a
     // non-enumerable field, so a logged pool or client never shows it.
     this.#config = {
       ...parseConnectionString(options.connectionString),
       types,
       keepAlive: true,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       application_name: 'portcullis',
     };
     this.#pool = new pg.Pool({ ...this.#config, max: options.maxConnections, idleTimeoutMillis: 30_000 });
@@ -52,10 +72,19 @@ export class PgDatabase {
     this.#pool.on('error', (error) => this.#failed(error));
   }
 
-  /** Rows of one parameterised statement; `name` makes it a prepared statement. */
+  /** Rows of one parameterised statement; `name` makes it a prepared statement. Bounded in time (see above). */
   async query<R extends object>(text: string, values: readonly unknown[], name?: string): Promise<R[]> {
+    // `query_timeout` per statement (the driver reads it from the query's config; its types omit it),
+    // not for the whole client: migrations wait on an advisory lock for as long as another instance
+    // migrates, and the LISTEN connection idles.
+    const statement: pg.QueryConfig & { readonly query_timeout: number } = {
+      text,
+      values: values as unknown[],
+      ...(name !== undefined ? { name } : {}),
+      query_timeout: this.#statementTimeoutMs,
+    };
     try {
-      const result = await this.#pool.query<R>({ text, values: values as unknown[], ...(name !== undefined ? { name } : {}) });
+      const result = await this.#pool.query<R>(statement);
       this.#succeeded();
       return result.rows;
     } catch (error) {

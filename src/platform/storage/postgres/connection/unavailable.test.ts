@@ -5,7 +5,7 @@ import { describeFailure, isUnavailableCause, toStorageError } from './unavailab
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
 describe('which driver failures mean the database is unreachable', () => {
-  it('counts network failures, connection-class SQLSTATEs, shutdowns and the pool timing out', () => {
+  it('counts network failures, connection-class SQLSTATEs, shutdowns, the pool timing out and a statement left unanswered', () => {
     for (const error of [
       withCode('ECONNREFUSED'),
       withCode('ETIMEDOUT'),
@@ -17,6 +17,7 @@ describe('which driver failures mean the database is unreachable', () => {
       withCode('3D000', 'database "x" does not exist'),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
+      new Error('Query read timeout'),
       new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]),
     ]) {
       expect(isUnavailableCause(error)).toBe(true);

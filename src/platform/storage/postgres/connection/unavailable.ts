@@ -1,5 +1,6 @@
 // Which driver failures mean "the database cannot be reached right now" (connection refused, reset
-// or timed out, the server shutting down or refusing connections, the pool exhausted): those become
+// or timed out, the server shutting down or refusing connections, the pool exhausted, a statement
+// left unanswered past its bound — a server that is frozen or cut off): those become
 // StorageUnavailableError (503 at the edge; the cause kept for the log). Everything else (a bad
 // statement, a constraint) is a defect and propagates unchanged.
 import { StorageUnavailableError } from '../../storage-unavailable.js';
@@ -24,7 +25,7 @@ const NETWORK_CODES = new Set([
 const SQLSTATE = /^(?:08|53|28)...$|^57P0[123]$|^3D000$/;
 
 const DRIVER_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Cannot use a pool after calling end|Connection terminated due to connection timeout/i;
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|Cannot use a pool after calling end|Connection terminated due to connection timeout|Query read timeout/i;
 
 export function isUnavailableCause(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
