@@ -6,7 +6,7 @@
 // right now (the database away) waits and retries until it can, or until the run is fenced. Events
 // emitted here go to the run's journal in order, several per commit while one is in flight; streams
 // on any instance follow that journal.
-import { isStorageUnavailable, type CommitResult, type JournalChange, type RecordKey, type Storage, type StoredRecord, type UpdateGuard } from '../platform/storage/index.js';
+import { isStorageUnavailable, type CommitOptions, type CommitResult, type JournalChange, type RecordKey, type Storage, type StoredRecord, type UpdateGuard } from '../platform/storage/index.js';
 import type { RunMessage } from './run-message.js';
 import type { LaneSlot } from './run-lane.js';
 import { leaseLost, type RunStopped } from './stop-reasons.js';
@@ -51,6 +51,7 @@ export interface LiveRun<D = unknown> {
 const REFUSED = Object.freeze({ committed: false as const });
 const MIN_RETRY_MS = 100;
 const MAX_RETRY_MS = 2_000;
+const WAIT_OUT: CommitOptions = Object.freeze({ waitOut: true });
 
 export interface LiveRunOptions {
   readonly storage: Storage;
@@ -198,7 +199,9 @@ export class LiveRunHandle<D = unknown> implements LiveRun<D> {
     for (let wait = MIN_RETRY_MS; ; wait = Math.min(MAX_RETRY_MS, wait * 2)) {
       if (this.#fenced) return REFUSED;
       try {
-        const result = await this.#storage.journal.commit<T, D>(this.key, fenced);
+        // Waits out a frozen database rather than giving up and retrying: a commit that gave up may
+        // still be applied, and its retry would append the events twice (decision 3511).
+        const result = await this.#storage.journal.commit<T, D>(this.key, fenced, WAIT_OUT);
         this.#outage.succeeded();
         if (!result.committed) {
           // The guard refused: another instance owns the run now (or it ended). Stop writing it here.

@@ -14,7 +14,7 @@ export type {
   StoredRecord,
   UpdateGuard,
 } from './records.js';
-export type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from './run-journal.js';
+export type { CommitOptions, CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from './run-journal.js';
 export type { SignalBus, SignalHandler } from './signal-bus.js';
 export { RATE_WINDOW_MS, type RateDecision, type RateWindows } from './rate-windows.js';
 export type { SpendCounter, SpendCounters } from './spend-counters.js';

@@ -39,9 +39,19 @@ export type CommitResult<R = unknown> =
 /** A listener hears the run's newest sequence number after each commit that appended events. */
 export type JournalListener = (lastSeq: number) => void;
 
+export interface CommitOptions {
+  /**
+   * The caller retries the commit on an outage until it is written (a run's own checkpoints): it waits
+   * for the database as long as it takes instead of giving up at the provider's statement bound
+   * (decision 3511). A commit that gave up may still be applied once the database answers again, and a
+   * retry would then append its events a second time.
+   */
+  readonly waitOut?: boolean;
+}
+
 export interface RunJournal {
   /** Atomic; refused (committed: false) when the run record is missing or its guard refuses. */
-  commit<T, R>(run: RecordKey, change: JournalChange<T, R>): Promise<CommitResult<R>>;
+  commit<T, R>(run: RecordKey, change: JournalChange<T, R>, options?: CommitOptions): Promise<CommitResult<R>>;
   items<T>(run: RecordKey): Promise<RunItem<T>[]>;
   /** Events with seq > after, oldest first, at most `limit`. */
   events<E>(run: RecordKey, after: number, limit: number): Promise<JournalEvent<E>[]>;

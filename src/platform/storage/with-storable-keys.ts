@@ -18,7 +18,7 @@ import type {
   StoredRecord,
   UpdateGuard,
 } from './records.js';
-import type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from './run-journal.js';
+import type { CommitOptions, CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from './run-journal.js';
 import type { Storage } from './storage.js';
 import { isStorableKey, UnstorableKeyError } from './storable-key.js';
 
@@ -111,13 +111,13 @@ class StorableJournal implements RunJournal {
     this.#journal = journal;
   }
 
-  commit<T, R>(run: RecordKey, change: JournalChange<T, R>): Promise<CommitResult<R>> {
+  commit<T, R>(run: RecordKey, change: JournalChange<T, R>, options?: CommitOptions): Promise<CommitResult<R>> {
     if (change.items?.some((item) => !isStorableKey(item.key)) === true) return refused('run item key');
     if (unstorableScope(change.record?.patch.scope)) return refused('record scope');
     const outbox = outboxRefusal(change.outbox);
     if (outbox !== undefined) return outbox;
     // No run lives under such a key: the same refusal as a commit to a run that does not exist.
-    return storable(run) ? this.#journal.commit(run, change) : Promise.resolve({ committed: false });
+    return storable(run) ? this.#journal.commit(run, change, options) : Promise.resolve({ committed: false });
   }
 
   items<T>(run: RecordKey): Promise<RunItem<T>[]> {

@@ -154,4 +154,27 @@ describe('the database frozen (SIGSTOP: connections hang instead of failing)', (
       await frozen.close();
     }
   }, 60_000);
+
+  it('lets a run checkpoint that waits it out (waitOut) finish once the database answers, its events written once', async () => {
+    const frozen = await createPostgresStorage({ ...options('frozen_wait'), maxConnections: 2, connectTimeoutMs: BOUND_MS, statementTimeoutMs: BOUND_MS });
+    const checkpoint = { ...run, id: 'checkpoint' };
+    try {
+      await frozen.records.insert({ ...checkpoint, state: 'Running', createdAt: 1, data: {} });
+      await frozen.records.get(checkpoint); // a pooled connection, idle
+      await server.freeze();
+      let committing: Promise<unknown>;
+      try {
+        committing = frozen.journal.commit(checkpoint, { events: ['once'] }, { waitOut: true });
+        // Three statement bounds pass with the checkpoint still waiting (a bounded one gave up after one).
+        expect(await within(3 * BOUND_MS, committing)).toBe('no answer');
+      } finally {
+        await server.thaw();
+      }
+      expect(await within(15_000, committing)).toMatchObject({ committed: true, seqs: [1] });
+      expect((await frozen.journal.events(checkpoint, 0, 10)).map((event) => event.event)).toEqual(['once']);
+    } finally {
+      await server.thaw();
+      await frozen.close();
+    }
+  }, 60_000);
 });

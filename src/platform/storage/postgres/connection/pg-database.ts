@@ -34,6 +34,15 @@ export const CONNECT_TIMEOUT_MS = 5_000;
  */
 export const STATEMENT_TIMEOUT_MS = 5_000;
 
+export interface QueryOptions {
+  /**
+   * false: the statement waits for its answer however long the database takes. Only for a write its
+   * caller retries until it is written (a run's checkpoint): one that gave up may still be applied
+   * later, and the retry would apply it twice.
+   */
+  readonly bounded?: boolean;
+}
+
 export interface PgDatabaseOptions {
   readonly connectionString: string;
   readonly maxConnections: number;
@@ -73,15 +82,15 @@ export class PgDatabase {
   }
 
   /** Rows of one parameterised statement; `name` makes it a prepared statement. Bounded in time (see above). */
-  async query<R extends object>(text: string, values: readonly unknown[], name?: string): Promise<R[]> {
+  async query<R extends object>(text: string, values: readonly unknown[], name?: string, options?: QueryOptions): Promise<R[]> {
     // `query_timeout` per statement (the driver reads it from the query's config; its types omit it),
     // not for the whole client: migrations wait on an advisory lock for as long as another instance
-    // migrates, and the LISTEN connection idles.
-    const statement: pg.QueryConfig & { readonly query_timeout: number } = {
+    // migrates, and the LISTEN connection idles. A run's checkpoint opts out (QueryOptions).
+    const statement: pg.QueryConfig & { readonly query_timeout?: number } = {
       text,
       values: values as unknown[],
       ...(name !== undefined ? { name } : {}),
-      query_timeout: this.#statementTimeoutMs,
+      ...(options?.bounded === false ? {} : { query_timeout: this.#statementTimeoutMs }),
     };
     try {
       const result = await this.#pool.query<R>(statement);

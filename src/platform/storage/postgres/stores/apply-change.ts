@@ -3,7 +3,7 @@
 // with an outbox, its overload of migration 2 writes the outbox entries in the same transaction.
 import type { OutboxEntry, RecordKey, RecordPatch, UpdateGuard } from '../../records.js';
 import type { RunItem } from '../../run-journal.js';
-import type { PgDatabase } from '../connection/pg-database.js';
+import type { PgDatabase, QueryOptions } from '../connection/pg-database.js';
 import { RECORD_COLUMNS, jsonParam, type RecordRow } from './record-row.js';
 import type { SchemaNames } from '../schema-names.js';
 
@@ -17,6 +17,8 @@ export interface Change {
   readonly outbox?: readonly OutboxEntry[];
   /** Other records whose expiry the change sets (migration 5). */
   readonly expire?: { readonly keys: readonly RecordKey[]; readonly at: number };
+  /** false: no statement bound (a run's checkpoint its caller retries; RunJournal's CommitOptions.waitOut). */
+  readonly bounded?: boolean;
 }
 
 export interface ApplyChangeStatements {
@@ -59,6 +61,8 @@ function expireParam(expire: { readonly keys: readonly RecordKey[]; readonly at:
   return JSON.stringify({ at: expire.at, keys: expire.keys.map((key) => ({ collection: key.collection, owner_id: key.ownerId, id: key.id })) });
 }
 
+const UNBOUNDED: QueryOptions = { bounded: false };
+
 /** The record after the change, or undefined when it is missing (for that owner) or the guard refused. */
 export async function applyChange(db: PgDatabase, statements: ApplyChangeStatements, key: RecordKey, now: number, change: Change): Promise<ChangedRow | undefined> {
   const { patch, guard } = change;
@@ -97,6 +101,7 @@ export async function applyChange(db: PgDatabase, statements: ApplyChangeStateme
       ...(expire !== undefined ? [outbox === undefined ? null : outboxParam(outbox), expireParam(expire)] : outbox === undefined ? [] : [outboxParam(outbox)]),
     ],
     expire !== undefined ? 'portcullis_apply_change_expire' : outbox === undefined ? 'portcullis_apply_change' : 'portcullis_apply_change_outbox',
+    change.bounded === false ? UNBOUNDED : undefined,
   );
   return rows[0];
 }

@@ -11,7 +11,7 @@
 // treat it as the hint it is.
 import type { Clock } from '../../../clock/index.js';
 import type { RecordKey } from '../../records.js';
-import type { CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from '../../run-journal.js';
+import type { CommitOptions, CommitResult, JournalChange, JournalEvent, JournalListener, RunItem, RunJournal } from '../../run-journal.js';
 import { applyChange, applyChangeStatement } from './apply-change.js';
 import type { PgDatabase } from '../connection/pg-database.js';
 import type { PgNotificationHub } from '../connection/pg-notification-hub.js';
@@ -56,7 +56,7 @@ export class PgRunJournal implements RunJournal {
     clearInterval(this.#renewal);
   }
 
-  async commit<T, R>(run: RecordKey, change: JournalChange<T, R>): Promise<CommitResult<R>> {
+  async commit<T, R>(run: RecordKey, change: JournalChange<T, R>, options?: CommitOptions): Promise<CommitResult<R>> {
     const topicId = this.#hub.topicId('j', runTopic(run));
     const row = await applyChange(this.#db, this.#sql.applyChange, run, this.#clock.now(), {
       ...(change.record !== undefined ? { patch: change.record.patch, ...(change.record.guard !== undefined ? { guard: change.record.guard } : {}) } : {}),
@@ -65,6 +65,7 @@ export class PgRunJournal implements RunJournal {
       ...(change.outbox !== undefined ? { outbox: change.outbox } : {}),
       ...(change.expire !== undefined ? { expire: change.expire } : {}),
       notify: this.#hub.prefix('j', topicId),
+      ...(options?.waitOut === true ? { bounded: false } : {}),
     });
     if (row === undefined) return { committed: false };
     const appended = change.events?.length ?? 0;
