@@ -27,7 +27,12 @@ const webhookProperties = {
 export const WebhookSchema = Type.Object(webhookProperties, { $id: 'Webhook' });
 
 export const CreatedWebhookSchema = Type.Object(
-  { ...webhookProperties, secret: Type.String({ description: 'whsec_…: the signing secret (Standard Webhooks), answered only here.' }) },
+  {
+    ...webhookProperties,
+    secret: Type.Optional(
+      Type.String({ description: 'whsec_…: the signing secret (Standard Webhooks), answered only here; absent from an idempotent replay (`Idempotent-Replayed: true`), as it is never kept with the key.' }),
+    ),
+  },
   { $id: 'CreatedWebhook' },
 );
 
