@@ -98,6 +98,18 @@ export interface GovernedCallRequest {
   readonly requireApproval?: readonly string[] | 'all' | null;
 }
 
+/** A denial decided before any call: who asked, under which envelope, for which tool and operation (as asked). */
+export interface NotGrantedBeforeCall {
+  readonly surface: GovernedSurface;
+  readonly ownerId: string;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  readonly toolName: string;
+  readonly operation: string;
+  readonly requestId?: string | null;
+}
+
+const NOT_GRANTED_REASON = 'denied: not a tool the envelope grants';
+
 /** Why a call was refused before it ran: its operation or parameters. Each surface words it. */
 export type CallRefusal =
   | { readonly kind: 'undeclared-operation'; readonly asked: string; readonly accepted: readonly string[] }
@@ -179,15 +191,27 @@ export class GovernedCalls {
     return this.#tracing.withSpan(span, () => this.#decide(request, tool, span, execution)).finally(() => span.end());
   }
 
+  /**
+   * A tool the envelope does not grant, refused before any call could be made (a workflow run refused
+   * at start because a step names it): the same one line and metric sample a call of it would write.
+   */
+  notGrantedBeforeCall(request: NotGrantedBeforeCall): void {
+    this.#notGrantedDecision(request, request.operation);
+  }
+
   /** Not in the envelope (or not there at all, which reads the same): a denial like any other. */
   #notGranted(request: GovernedCallRequest): GovernedCallOutcome {
-    const reason = 'denied: not a tool the envelope grants';
     let operation = '';
     try {
       operation = request.input().operation;
     } catch {
       // An unreadable request names no operation; the denial stands.
     }
+    return this.#notGrantedDecision(request, operation);
+  }
+
+  #notGrantedDecision(request: NotGrantedBeforeCall | GovernedCallRequest, operation: string): GovernedCallOutcome {
+    const reason = NOT_GRANTED_REASON;
     // Both names are caller or model text: bounded, and logged as a plain object so they are redacted.
     const line = new GovernorDecisionLine(request.ownerId, asked(request.toolName), asked(operation), request.surface, 'denied', reason, 'not-granted', sourceOf(request.envelope), request.requestId ?? null);
     this.#log.info({ ...line }, 'tool call governed');
