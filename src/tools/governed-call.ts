@@ -352,8 +352,16 @@ function sourceOf(envelope: ResolvedEnvelope | EffectiveEnvelope): string {
   return 'source' in envelope ? envelope.source : envelope.grant.source;
 }
 
+/**
+ * A name as asked (caller or model text), fit for a line: redacted whole, then cut to MAX_ASKED_NAME
+ * (never inside a surrogate pair) and marked — so a secret straddling the cut is never half shown
+ * (decision 0403). The text is bounded before it gets here (a request body, a URL, a model's turn).
+ */
 function asked(text: string): string {
-  return redactText(text.length > MAX_ASKED_NAME ? `${text.slice(0, MAX_ASKED_NAME)}…` : text);
+  const redacted = redactText(text);
+  if (redacted.length <= MAX_ASKED_NAME) return redacted;
+  const cut = redacted.slice(0, MAX_ASKED_NAME);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
 /** A tool's view of a governed call: the signal is read from the call only when the tool reads it. */

@@ -39,7 +39,8 @@ beforeAll(async () => {
   t = await buildTestApp({
     settings: bundleSettings(join(base, 'staging'), {
       ChatModel: { Provider: 'Scripted' },
-      DirectToolInvocation: { Enabled: true },
+      // Above the 100,000-character tool name below (the default, 64 KiB, refuses its body with 413).
+      DirectToolInvocation: { Enabled: true, MaxRequestBytes: 262_144 },
       McpGateway: { Enabled: true },
       Evaluation: { Enabled: true, DatasetRoots: [base] },
       BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'calculator'], AutonomyCeiling: 'Autonomous' } }, Auth: { AnonymousRoles: ['Harness.Tools.Invoke', 'Harness.Evals.Execute'] } },
@@ -96,6 +97,25 @@ describe('every tool decision is audited and counted once', () => {
     const badArguments = await call(2, 'calculator', { operation: 'evaluate', parameters: { nope: 1 } });
     expect(badArguments.json()).toMatchObject({ id: 2, result: { isError: true } });
     await expectOneDecisionEach('mcp');
+  });
+
+  it('on the MCP gateway: a 100,000-character tool name is one denial whose line names it bounded, never whole', async () => {
+    const before = decisions('mcp').length;
+    const name = `${'x'.repeat(100)} ghp_${'A1b2C3d4E5'.repeat(4)} ${'y'.repeat(100_000)}`;
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: { operation: 'now', parameters: {} } } },
+    });
+    expect(answer.json()).toMatchObject({ id: 3, result: { isError: true, content: [{ type: 'text', text: 'Tool not found.' }] } });
+    const lines = decisions('mcp').slice(before);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ verdict: 'denied', denial: 'not-granted', operation: 'now' });
+    const tool = lines[0]!['tool'] as string;
+    // Redacted before it is cut: the token straddling the cut is the marker, not its first characters.
+    expect(tool).toBe(`${'x'.repeat(100)} [REDACTED] ${'y'.repeat(128 - 102 - '[REDACTED]'.length)}…`);
+    expect(JSON.stringify(lines[0]).length).toBeLessThan(1_000);
   });
 
   it('in a bundle run: a tool the model was not offered, and arguments the schema refuses', async () => {
