@@ -16,6 +16,7 @@ import type { Logger } from './platform/log/index.js';
 import { IdempotencyStore } from './platform/idempotency/index.js';
 import {
   clientErrorHandler,
+  decodableUrl,
   installAuthentication,
   installProblemHandlers,
   installRequestIds,
@@ -135,7 +136,10 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     routerOptions: { maxParamLength: MAX_URL_PARAMETER_LENGTH },
     // What Node's parser refuses (malformed, oversized headers, unknown methods) is a problem document too.
     clientErrorHandler,
-    // Errors the router raises before any route runs (bad percent-escapes) are problem documents too.
+    // A path segment whose escapes do not decode reaches its route as an id that cannot exist (404
+    // after authentication), not the router's 400 before it (decodable-url.ts, DESIGN §17).
+    rewriteUrl: (request) => decodableUrl(request.url ?? '/'),
+    // Errors the router still raises before any route runs (a URL it cannot read) are problem documents too.
     frameworkErrors: (_error, _request, reply) => void sendProblem(reply, new ProblemError('validation-failed', 'The request URL is malformed.')),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
     // Response serializers that need no ajv run per response (same bytes; schemas untouched).

@@ -98,6 +98,18 @@ export interface GovernedCallRequest {
   readonly requireApproval?: readonly string[] | 'all' | null;
 }
 
+/** A denial decided before any call: who asked, under which envelope, for which tool and operation (as asked). */
+export interface NotGrantedBeforeCall {
+  readonly surface: GovernedSurface;
+  readonly ownerId: string;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  readonly toolName: string;
+  readonly operation: string;
+  readonly requestId?: string | null;
+}
+
+const NOT_GRANTED_REASON = 'denied: not a tool the envelope grants';
+
 /** Why a call was refused before it ran: its operation or parameters. Each surface words it. */
 export type CallRefusal =
   | { readonly kind: 'undeclared-operation'; readonly asked: string; readonly accepted: readonly string[] }
@@ -179,15 +191,27 @@ export class GovernedCalls {
     return this.#tracing.withSpan(span, () => this.#decide(request, tool, span, execution)).finally(() => span.end());
   }
 
+  /**
+   * A tool the envelope does not grant, refused before any call could be made (a workflow run refused
+   * at start because a step names it): the same one line and metric sample a call of it would write.
+   */
+  notGrantedBeforeCall(request: NotGrantedBeforeCall): void {
+    this.#notGrantedDecision(request, request.operation);
+  }
+
   /** Not in the envelope (or not there at all, which reads the same): a denial like any other. */
   #notGranted(request: GovernedCallRequest): GovernedCallOutcome {
-    const reason = 'denied: not a tool the envelope grants';
     let operation = '';
     try {
       operation = request.input().operation;
     } catch {
       // An unreadable request names no operation; the denial stands.
     }
+    return this.#notGrantedDecision(request, operation);
+  }
+
+  #notGrantedDecision(request: NotGrantedBeforeCall | GovernedCallRequest, operation: string): GovernedCallOutcome {
+    const reason = NOT_GRANTED_REASON;
     // Both names are caller or model text: bounded, and logged as a plain object so they are redacted.
     const line = new GovernorDecisionLine(request.ownerId, asked(request.toolName), asked(operation), request.surface, 'denied', reason, 'not-granted', sourceOf(request.envelope), request.requestId ?? null);
     this.#log.info({ ...line }, 'tool call governed');
@@ -328,8 +352,16 @@ function sourceOf(envelope: ResolvedEnvelope | EffectiveEnvelope): string {
   return 'source' in envelope ? envelope.source : envelope.grant.source;
 }
 
+/**
+ * A name as asked (caller or model text), fit for a line: redacted whole, then cut to MAX_ASKED_NAME
+ * (never inside a surrogate pair) and marked — so a secret straddling the cut is never half shown
+ * (decision 0403). The text is bounded before it gets here (a request body, a URL, a model's turn).
+ */
 function asked(text: string): string {
-  return redactText(text.length > MAX_ASKED_NAME ? `${text.slice(0, MAX_ASKED_NAME)}…` : text);
+  const redacted = redactText(text);
+  if (redacted.length <= MAX_ASKED_NAME) return redacted;
+  const cut = redacted.slice(0, MAX_ASKED_NAME);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }
 
 /** A tool's view of a governed call: the signal is read from the call only when the tool reads it. */

@@ -17,6 +17,7 @@ export {
   type GovernedCallRequest,
   type GovernedSurface,
   type GovernorDenial,
+  type NotGrantedBeforeCall,
   type ToolInput,
 } from './governed-call.js';
 export { ParameterValidator, MAX_TOP_LEVEL_PARAMETERS, type ParameterCheck, type SchemaError } from './parameter-validator.js';

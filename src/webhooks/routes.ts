@@ -10,10 +10,13 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
   app.post(
     '/api/webhooks',
     {
-      config: { rateLimit: 'webhooks-write', idempotent: 'body' },
+      // The secret is never kept with an Idempotency-Key: a replay answers the subscription without it.
+      config: { rateLimit: 'webhooks-write', idempotent: 'body', idempotentKeepsWithout: ['secret'] },
       schema: {
         operationId: 'createWebhook',
         summary: 'Subscribe a URL to events of my resources; the signing secret is answered only here (at most 20 per caller: 409 beyond).',
+        description:
+          'The answer carries the signing secret once. An idempotent replay (same Idempotency-Key and body; `Idempotent-Replayed: true`) answers the same subscription without `secret`: the secret is never kept with the key. A client that lost the first answer deletes the webhook and creates another.',
         tags: TAGS,
         headers: IdempotencyHeadersSchema,
         body: CreateWebhookSchema,

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuerySchema, PathId } from '../platform/http/index.js';
 import { RESOURCE_EVENT_TYPES } from '../platform/outbox/index.js';
+import { MAX_WEBHOOK_URL_LENGTH } from './destination-policy.js';
 import { deliveryStates } from './webhook-delivery.js';
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -9,7 +10,12 @@ const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass
 
 export const CreateWebhookSchema = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'Where events are POSTed: http or https, a host in AppConfig:Webhooks:AllowedHosts.' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: MAX_WEBHOOK_URL_LENGTH,
+      description:
+        'Where events are POSTed: an absolute http or https URL, a host in AppConfig:Webhooks:AllowedHosts, kept in its normalised form (as WHATWG URL serialises it). No user name or password, whitespace, control characters or backslashes (400); a host that resolves to a private, loopback or link-local address is refused (400) unless that address is listed by IP.',
+    }),
     events: Type.Array(Type.Enum(RESOURCE_EVENT_TYPES), { minItems: 1, maxItems: RESOURCE_EVENT_TYPES.length, description: 'The event types delivered; an unknown name is a 400.' }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
@@ -18,7 +24,7 @@ export const CreateWebhookSchema = Type.Object(
 
 const webhookProperties = {
   id: Type.String(),
-  url: Type.String(),
+  url: Type.String({ description: 'The destination, normalised.' }),
   events: Type.Array(Type.String()),
   description: Type.Union([Type.String(), Type.Null()]),
   createdAt: DateTime,
@@ -27,7 +33,12 @@ const webhookProperties = {
 export const WebhookSchema = Type.Object(webhookProperties, { $id: 'Webhook' });
 
 export const CreatedWebhookSchema = Type.Object(
-  { ...webhookProperties, secret: Type.String({ description: 'whsec_…: the signing secret (Standard Webhooks), answered only here.' }) },
+  {
+    ...webhookProperties,
+    secret: Type.Optional(
+      Type.String({ description: 'whsec_…: the signing secret (Standard Webhooks), answered only here; absent from an idempotent replay (`Idempotent-Replayed: true`), as it is never kept with the key.' }),
+    ),
+  },
   { $id: 'CreatedWebhook' },
 );
 

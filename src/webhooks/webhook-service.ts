@@ -1,6 +1,7 @@
 // Webhook subscriptions for their owner (DESIGN.md §14): create (the secret answered once), list, read,
 // delete, the deliveries log, and a test event. Everything is the caller's own: another caller's id
-// is the same 404 as an unknown one. Destinations are vetted by the DestinationPolicy at create.
+// is the same 404 as an unknown one. Destinations are vetted by the DestinationPolicy at create and
+// kept in their normalised form.
 import type { Principal } from '../platform/auth/index.js';
 import { isoInstant, type Clock, type IdGenerator } from '../platform/clock/index.js';
 import type { Storage } from '../platform/storage/index.js';
@@ -50,11 +51,11 @@ export class WebhookService {
 
   async create(principal: Principal, request: NewWebhook): Promise<WebhookResource & { readonly secret: string }> {
     const { store, policy, clock, ids } = this.#options;
-    const refusal = policy.refusal(request.url);
-    if (refusal !== null) throw destinationRefused(refusal);
+    const destination = await policy.admit(request.url);
+    if (!destination.ok) throw destinationRefused(destination.reason);
     const webhook: WebhookData = {
       id: ids.opaque(),
-      url: request.url,
+      url: destination.url,
       events: [...new Set(request.events)],
       description: request.description ?? null,
       secret: newWebhookSecret(),

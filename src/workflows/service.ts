@@ -73,6 +73,7 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
     maxActiveRunsPerOwner: config.maxActiveRunsPerOwner,
     stepLimits: deps.steps.limits,
     host: { hasChatModel: deps.steps.chatModel !== null, offers: (name) => deps.steps.registry.lookupOffline(name) !== undefined },
+    notGranted: (denial) => deps.steps.calls.notGrantedBeforeCall(denial),
   });
   return { definitions, runs, store: runStore };
 }

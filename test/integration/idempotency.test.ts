@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { IDEMPOTENCY_COLLECTION, IdempotencyStore } from '../../src/platform/idempotency/index.js';
-import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
+import { ANONYMOUS_DEV, buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
 import { openSharedTestStorage, type TestStorage } from '../helpers/test-storage.js';
 import { bundleSettings, bundleZip, multipart, registerHandle } from './bundles-harness.js';
 import { chain, submit, toolStep } from './workflows-harness.js';
@@ -126,6 +126,37 @@ describe('Idempotency-Key', () => {
     expect(again.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
     const list = (await a.app.inject({ method: 'GET', url: '/api/workflows' })).json<{ workflows: Array<{ name: string }> }>();
     expect(list.workflows.filter((w) => w.name === 'keyed')).toHaveLength(1);
+  });
+});
+
+describe('a keyed webhook create (its secret is answered once)', () => {
+  it('replays the subscription without its secret, and keeps no secret with the key', async () => {
+    const shared = await openSharedTestStorage();
+    const t = await buildTestApp({ settings: merge(ANONYMOUS_DEV, { AppConfig: { Webhooks: { AllowedHosts: ['127.0.0.1'] } } }), deps: { storage: shared.storage } });
+    try {
+      const create = () =>
+        t.app.inject({ method: 'POST', url: '/api/webhooks', headers: { 'idempotency-key': 'hook-1' }, payload: { url: 'http://127.0.0.1:9/in', events: ['eval.run.finished'] } });
+      const first = await create();
+      expect(first.statusCode, first.body).toBe(201);
+      const { secret, ...subscription } = first.json<{ secret: string }>();
+      expect(secret).toMatch(/^whsec_/);
+
+      const again = await create();
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.headers['location']).toBe(first.headers['location']);
+      expect(again.json()).toEqual(subscription);
+      expect(again.body).not.toContain('whsec_');
+      expect(again.body).not.toContain(secret.slice('whsec_'.length));
+
+      const kept = await shared.storage.records.list(IDEMPOTENCY_COLLECTION, 'anonymous:dev', { limit: 100, cursor: null });
+      expect(kept.records).toHaveLength(1);
+      expect(JSON.stringify(kept.records)).not.toContain('whsec_');
+      expect(JSON.stringify(kept.records)).not.toContain(secret.slice('whsec_'.length));
+    } finally {
+      await t.close();
+      await shared.dispose();
+    }
   });
 });
 

@@ -134,11 +134,23 @@ describe('problem documents', () => {
     expect(res.json<{ instance: string }>().instance).toBe(`/api/tools/${'a'.repeat(256 - '/api/tools/'.length - 1)}`);
   });
 
-  it('answers a bad percent-escape as a problem document', async () => {
-    const bad = await t.app.inject({ method: 'GET', url: '/api/tools/%ZZ' });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.headers['content-type']).toBe('application/problem+json');
-    expect(bad.json()).toMatchObject({ title: 'Validation failed', detail: 'The request URL is malformed.' });
+  it('answers a path whose escapes do not decode as the unknown path or id it is, echoing it as sent', async () => {
+    for (const [method, url, status, unknown] of [
+      ['GET', '/api/tools/%ZZ', 404, '/api/tools/no-such-tool'],
+      ['GET', '/api/%FF', 404, '/api/no-such-path'],
+      ['GET', '/healthz%C3', 404, '/healthzz'],
+      ['PUT', '/api/tools/%FF', 405, '/api/tools/no-such-tool'],
+      ['GET', '/docs/%FF', 404, '/docs/no-such-file'],
+    ] as const) {
+      const bad = await t.app.inject({ method, url });
+      const ordinary = await t.app.inject({ method, url: unknown });
+      expect(bad.statusCode, url).toBe(status);
+      expect(ordinary.statusCode, unknown).toBe(status);
+      expect(bad.headers['content-type'], url).toBe('application/problem+json');
+      expect(bad.headers.allow, url).toBe(ordinary.headers.allow);
+      expect(withoutIdEcho(bad.body), url).toBe(withoutIdEcho(ordinary.body));
+      expect(bad.json<{ instance: string }>().instance, url).toBe(url);
+    }
   });
 
   it('refuses a 10,000-deep JSON body with 400, not 500', async () => {

@@ -3,7 +3,7 @@
 // line and one `portcullis_tool_calls_total` sample, on every surface: direct invocation, the MCP
 // gateway, bundle runs, workflow ToolUse steps and eval runs. One app (the Scripted model asks for tool calls with
 // `call <tool> <operation> <json>`); each test makes one denied and one refused call on its surface (a
-// workflow whose step names an ungranted tool is refused at start instead: no call, no decision).
+// workflow whose step names an ungranted tool is refused at start instead: that refusal is the denial).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,8 @@ beforeAll(async () => {
   t = await buildTestApp({
     settings: bundleSettings(join(base, 'staging'), {
       ChatModel: { Provider: 'Scripted' },
-      DirectToolInvocation: { Enabled: true },
+      // Above the 100,000-character tool name below (the default, 64 KiB, refuses its body with 413).
+      DirectToolInvocation: { Enabled: true, MaxRequestBytes: 262_144 },
       McpGateway: { Enabled: true },
       Evaluation: { Enabled: true, DatasetRoots: [base] },
       BundleExecution: { Envelopes: { Default: { AllowedTools: ['clock', 'calculator'], AutonomyCeiling: 'Autonomous' } }, Auth: { AnonymousRoles: ['Harness.Tools.Invoke', 'Harness.Evals.Execute'] } },
@@ -98,6 +99,25 @@ describe('every tool decision is audited and counted once', () => {
     await expectOneDecisionEach('mcp');
   });
 
+  it('on the MCP gateway: a 100,000-character tool name is one denial whose line names it bounded, never whole', async () => {
+    const before = decisions('mcp').length;
+    const name = `${'x'.repeat(100)} ghp_${'A1b2C3d4E5'.repeat(4)} ${'y'.repeat(100_000)}`;
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: { operation: 'now', parameters: {} } } },
+    });
+    expect(answer.json()).toMatchObject({ id: 3, result: { isError: true, content: [{ type: 'text', text: 'Tool not found.' }] } });
+    const lines = decisions('mcp').slice(before);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ verdict: 'denied', denial: 'not-granted', operation: 'now' });
+    const tool = lines[0]!['tool'] as string;
+    // Redacted before it is cut: the token straddling the cut is the marker, not its first characters.
+    expect(tool).toBe(`${'x'.repeat(100)} [REDACTED] ${'y'.repeat(128 - 102 - '[REDACTED]'.length)}…`);
+    expect(JSON.stringify(lines[0]).length).toBeLessThan(1_000);
+  });
+
   it('in a bundle run: a tool the model was not offered, and arguments the schema refuses', async () => {
     const handle = await registerHandle(t.app);
     for (const message of ['call http_fetch get {"url": "http://example.invalid/"}', 'call calculator evaluate {"nope": 1}']) {
@@ -106,7 +126,7 @@ describe('every tool decision is audited and counted once', () => {
     await expectOneDecisionEach('bundle');
   });
 
-  it('in a workflow ToolUse step: parameters that render to what the schema refuses; a tool the envelope lacks refuses the run at start, before any call', async () => {
+  it('in a workflow: a tool the envelope lacks refuses the run at start (a denial, audited), and parameters that render to what the schema refuses', async () => {
     const deniedStart = await t.app.inject({
       method: 'POST',
       url: `/api/workflows/${await submit(t.app, chain('denied', toolStep('fetch', 'http_fetch', 'get', { url: 'http://example.invalid/' })))}/runs`,
@@ -115,10 +135,27 @@ describe('every tool decision is audited and counted once', () => {
     expect(deniedStart.json<{ diagnostics: Array<{ code: string }> }>().diagnostics.map((d) => d.code)).toEqual(['tool-not-granted']);
     const refusedRun = await start(t.app, await submit(t.app, { ...chain('refused', toolStep('sum', 'calculator', 'evaluate', { expression: '{{ input.x }}' })), configuration: { input: { x: 7 } } }));
     expect(await pollUntil(t.app, refusedRun.statusUrl, isFinal)).toMatchObject({ status: 'Failed' });
-    // No call was made for the refused start: the one decision is the refused call's.
-    expect(decisions('workflow').map((d) => [d['tool'], d['verdict'], d['denial'], d['refusal']])).toEqual([['calculator', 'allowed', null, 'invalid-parameters']]);
-    expect(await toolCalls({ tool: 'http_fetch', surface: 'workflow', outcome: 'denied', rule: 'not_granted' })).toBe(0);
-    expect(await toolCalls({ tool: 'calculator', surface: 'workflow', outcome: 'refused', rule: '' })).toBe(1);
+    // The refused start is the denial it would have been at the step: one line, one sample, no parameters.
+    await expectOneDecisionEach('workflow');
+    const denied = decisions('workflow').find((d) => d['verdict'] === 'denied');
+    expect(denied).toMatchObject({ tool: 'http_fetch', operation: 'get', denial: 'not-granted', owner: expect.any(String), reqId: deniedStart.headers['x-request-id'] });
+    expect(JSON.stringify(denied)).not.toContain('example.invalid');
+  });
+
+  it('audits a refused workflow start once per tool and operation, however many steps name them', async () => {
+    const before = decisions('workflow').length;
+    const steps = [
+      toolStep('a', 'http_fetch', 'get', { url: 'http://example.invalid/a' }),
+      toolStep('b', 'http_fetch', 'get', { url: 'http://example.invalid/b' }),
+      toolStep('c', 'http_fetch', 'head', { url: 'http://example.invalid/c' }),
+    ];
+    const refused = await t.app.inject({ method: 'POST', url: `/api/workflows/${await submit(t.app, chain('denied-thrice', ...steps))}/runs` });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ diagnostics: unknown[] }>().diagnostics).toHaveLength(3);
+    expect(decisions('workflow').slice(before).map((d) => [d['tool'], d['operation'], d['verdict'], d['denial']]).sort()).toEqual([
+      ['http_fetch', 'get', 'denied', 'not-granted'],
+      ['http_fetch', 'head', 'denied', 'not-granted'],
+    ]);
   });
 
   it('in an eval run: a tool the subject asks for but the envelope narrows away, and arguments the schema refuses', async () => {

@@ -39,6 +39,8 @@ const CANNOT_EXIST: ReadonlyArray<readonly [string, string]> = [
   ['600 bytes of two-byte characters', '\u00e9'.repeat(300)],
   ['5,000 characters', 'x'.repeat(5_000)],
 ];
+/** Escapes no decoder turns into text (sent as typed): not UTF-8, cut short, not hex, a lone surrogate, overlong. */
+const UNDECODABLE: readonly string[] = ['%FF', 'a%C3', '%ZZ', '%', 'ab%2', '%ED%A0%80', '%C0%AF', `${UNKNOWN}%FF`];
 
 beforeAll(async () => {
   live = await startLiveService({}, { logger: createLogger({ level: 'info', destination: log.destination }) });
@@ -52,18 +54,20 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => live.close());
 
-async function ask(method: string, template: string, operationId: string, id: string, param: string) {
-  const url = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === param ? id : name === 'name' ? 'no-such-tool' : UNKNOWN));
+async function ask(method: string, template: string, operationId: string, id: string, param: string, options: { raw?: boolean; anonymous?: boolean } = {}) {
+  const url = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+    name === param && options.raw === true ? id : encodeURIComponent(name === param ? id : name === 'name' ? 'no-such-tool' : UNKNOWN),
+  );
   const body = BODIES[operationId];
   asked += 1;
   const res = await live.app.app.inject({
     method: method as 'GET',
     url,
-    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { ...(options.anonymous === true ? {} : auth), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
   const { 'x-request-id': _id, date: _date, 'content-length': _length, ...headers } = res.headers;
-  return { status: res.statusCode, headers, body: res.body };
+  return { status: res.statusCode, headers, body: res.body, json: <T>() => res.json<T>() };
 }
 
 describe(`ids that cannot exist, on ${TEST_STORAGE}`, () => {
@@ -87,6 +91,30 @@ describe(`ids that cannot exist, on ${TEST_STORAGE}`, () => {
             expect(withoutIdEcho(hostile.body), what).toBe(withoutIdEcho(ordinary.body));
             expect(hostile.body.length, what).toBeLessThan(ordinary.body.length + 300);
           } else expect(hostile.body, what).toBe('');
+        }
+      }
+    }
+  }, 60_000);
+
+  it('answers an id whose escapes do not decode as an unknown id: 404 after authentication, 401 without a token', async () => {
+    for (const { method, path, op } of operations) {
+      for (const param of (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name)) {
+        for (const anonymous of [false, true]) {
+          const ordinary = await ask(method, path, op.operationId, param === 'name' ? 'no-such-tool' : UNKNOWN, param, { anonymous });
+          const where = `${method} ${path} {${param}}${anonymous ? ' without a token' : ''}`;
+          expect(anonymous ? [401] : [404, 204], `${where} → ${ordinary.status}`).toContain(ordinary.status);
+          for (const id of UNDECODABLE) {
+            const hostile = await ask(method, path, op.operationId, id, param, { raw: true, anonymous });
+            const what = `${where} with ${id}`;
+            expect(hostile.status, `${what} → ${hostile.body.slice(0, 300)}`).toBe(ordinary.status);
+            expect(hostile.headers, what).toEqual(ordinary.headers);
+            if (ordinary.body === '') expect(hostile.body, what).toBe('');
+            else {
+              expect(withoutIdEcho(hostile.body), what).toBe(withoutIdEcho(ordinary.body));
+              // The instance is the path as sent, not as the router was handed it.
+              expect(hostile.json<{ instance: string }>().instance, what).toContain(id);
+            }
+          }
         }
       }
     }

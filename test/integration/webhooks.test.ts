@@ -34,6 +34,8 @@ describe('webhooks', () => {
   let mallory: Headers;
   let collector: Headers;
   let wfOwner: Headers;
+  let oddUrls: Headers;
+  let normalised: Headers;
   const clock = new ManualClock(Date.now());
 
   beforeAll(async () => {
@@ -50,6 +52,8 @@ describe('webhooks', () => {
     mallory = bearer(await idp.mintToken({ sub: 'mallory' }));
     collector = bearer(await idp.mintToken({ sub: 'collector' }));
     wfOwner = bearer(await idp.mintToken({ sub: 'wf-owner' }));
+    oddUrls = bearer(await idp.mintToken({ sub: 'odd-urls' }));
+    normalised = bearer(await idp.mintToken({ sub: 'normalised-urls' }));
     // Tokens are judged on the injected clock (zero skew): it starts after they were issued.
     clock.set(Date.now() + 1_000);
   });
@@ -135,6 +139,36 @@ describe('webhooks', () => {
     const over = await inject('POST', '/api/webhooks', owner, { url: receiver.url, events: ['schedule.fired'] });
     expect(over.statusCode).toBe(409);
     expect(over.json()).toMatchObject({ title: 'Conflict' });
+  });
+
+  it('refuses with 400 a URL with credentials, whitespace, control characters or backslashes, storing nothing', async () => {
+    const owner = oddUrls;
+    for (const [url, detail] of [
+      ['http://127.0.0.1\\@169.254.169.254/', /whitespace, control characters or backslashes/],
+      ['http://127.0.0.1/hooks\r\nX-Injected: 1', /whitespace, control characters or backslashes/],
+      ['http://127.0.0.1/ho oks', /whitespace/],
+      [' http://127.0.0.1/hooks', /whitespace/],
+      ['http://127.0.0.1/\thooks', /control characters/],
+      ['http://127.0.0.1/hooks\u0085', /control characters/],
+      ['\u00a0http://127.0.0.1/hooks', /whitespace/],
+      ['http://user@127.0.0.1/hooks', /user name or password/],
+      ['http://:pw@127.0.0.1/hooks', /user name or password/],
+      ['/hooks', /absolute http or https URL/],
+      ['javascript:alert(1)//127.0.0.1', /absolute http or https URL/],
+    ] as const) {
+      const answer = await inject('POST', '/api/webhooks', owner, { url, events: ['eval.run.finished'] });
+      expect(answer.statusCode, JSON.stringify(url)).toBe(400);
+      expect(answer.json<{ detail: string }>().detail, JSON.stringify(url)).toMatch(detail);
+    }
+    expect((await inject('GET', '/api/webhooks', owner)).json()).toEqual({ webhooks: [], nextCursor: null });
+  });
+
+  it('keeps the destination in its normalised form and answers it so everywhere', async () => {
+    const owner = normalised;
+    const created = await create(owner, { url: 'HTTP://0x7f000001:80/a/../hooks/%7e?q=1', events: ['eval.run.finished'] });
+    expect(created.url).toBe('http://127.0.0.1/hooks/%7e?q=1');
+    expect((await inject('GET', `/api/webhooks/${created.id}`, owner)).json()).toMatchObject({ url: 'http://127.0.0.1/hooks/%7e?q=1' });
+    expect((await inject('GET', '/api/webhooks', owner)).json<{ webhooks: Array<{ url: string }> }>().webhooks.map((w) => w.url)).toEqual(['http://127.0.0.1/hooks/%7e?q=1']);
   });
 
   it('delivers a test event signed per Standard Webhooks and logs the delivery', async () => {
@@ -246,16 +280,14 @@ describe('webhook destinations that are not listed by IP', () => {
     }
   });
 
-  it('accepts an allowed name that resolves to a loopback address, but never connects to it: each attempt is refused', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/api/webhooks', payload: { url: `http://localhost:${receiver.port}/hooks`, events: ['eval.run.finished'] } });
-    expect(created.statusCode).toBe(201);
-    const { id } = created.json<{ id: string }>();
-    expect((await t.app.inject({ method: 'POST', url: `/api/webhooks/${id}/test` })).statusCode).toBe(202);
-    const logged = await eventually(async () => {
-      const found = (await t.app.inject({ method: 'GET', url: `/api/webhooks/${id}/deliveries` })).json<{ deliveries: Array<Record<string, unknown>> }>().deliveries;
-      return found[0]?.attempt === 1 ? found[0] : undefined;
+  it('refuses at create an allowed name that resolves to a loopback address, saying why: it could never be delivered', async () => {
+    const answer = await t.app.inject({ method: 'POST', url: '/api/webhooks', payload: { url: `http://localhost:${receiver.port}/hooks`, events: ['eval.run.finished'] } });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      title: 'Validation failed',
+      detail: 'The host "localhost" resolves to a private, loopback or link-local address, which is never delivered to unless AppConfig:Webhooks:AllowedHosts lists that address by IP.',
     });
-    expect(logged).toMatchObject({ status: 'Pending', responseStatus: null });
+    expect((await t.app.inject({ method: 'GET', url: '/api/webhooks' })).json()).toEqual({ webhooks: [], nextCursor: null });
     await polls();
     expect(receiver.received).toEqual([]);
   });

@@ -41,6 +41,13 @@ describe('webhook lines', () => {
     ]);
   });
 
+  it('create says a replayed answer has no secret, and how to get one, instead of printing “undefined”', () => {
+    const lines = createdLines(webhook({ description: null }));
+    expect(lines.slice(0, 2)).toEqual(['created webhook Wh123def456ghi789jkl0123: http://127.0.0.1:9000/hooks', 'events: eval.run.finished schedule.failed']);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^no secret: this answer replays an earlier create, .* webhook delete Wh123def456ghi789jkl0123 and create another$/);
+  });
+
   it('list prints id, URL, events, created and description in aligned columns, without trailing blanks', () => {
     expect(webhookLines([webhook({ description: 'nightly' }), webhook({ id: 'W2', url: 'https://hooks.example.com/p', events: ['webhook.test'] })])).toEqual([
       'Wh123def456ghi789jkl0123  http://127.0.0.1:9000/hooks  eval.run.finished,schedule.failed  created 2026-11-21T12:00:00.000Z  nightly',

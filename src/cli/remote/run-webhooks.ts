@@ -149,14 +149,19 @@ export async function* webhooksOf(client: PortcullisClient): AsyncGenerator<Webh
   }
 }
 
-/** What `create` prints: the id and URL, the events, the secret on a line of its own, and that it is not shown again. */
+/**
+ * What `create` prints: the id and URL, the events, the secret on a line of its own, and that it is not
+ * shown again. A replayed answer (a retry of a create whose first answer was lost) has no secret: it
+ * says so and how to get one.
+ */
 export function createdLines(w: Schema<'CreatedWebhook'>): string[] {
   return [
     `created webhook ${w.id}: ${w.url}`,
     `events: ${w.events.join(' ')}`,
     ...(w.description === null ? [] : [`description: ${w.description}`]),
-    `secret: ${w.secret}`,
-    'the secret is not shown again: give it to the receiver now, to verify each delivery’s webhook-signature',
+    ...(w.secret === undefined
+      ? [`no secret: this answer replays an earlier create, and the secret is only in the first answer; if it was lost, run ${runnable('webhook delete', w.id)} and create another`]
+      : [`secret: ${w.secret}`, 'the secret is not shown again: give it to the receiver now, to verify each delivery’s webhook-signature']),
   ];
 }
 

@@ -6,6 +6,7 @@
 // the same key with another body 422 `Idempotency key reused`. An upload is admitted by its handler
 // once the file part is read (its fingerprint is the file's), through `admitIdempotent`. The answer is
 // kept when it is 2xx or a 4xx other than 401 and 429; otherwise the key is let go, so a retry runs.
+// A route may name members of its answer that are never kept (the webhook secret): a replay omits them.
 import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +17,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Takes an Idempotency-Key: `body` admits it before the handler; `upload` lets the handler admit it with the file's fingerprint. */
     readonly idempotent?: 'body' | 'upload';
+    /**
+     * Members of a JSON answer never kept with its key (a secret answered once), so a replay answers
+     * without them: the kept record then holds nothing the service would not answer again.
+     */
+    readonly idempotentKeepsWithout?: readonly string[];
   }
   interface FastifyRequest {
     /** SHA-256 (base64url) of the JSON body's bytes, when the request carries an Idempotency-Key. */
@@ -73,7 +79,7 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
           status,
           location: typeof location === 'string' ? location : null,
           contentType: typeof contentType === 'string' ? contentType : null,
-          body: payload === null ? '' : payload.toString(),
+          body: payload === null ? '' : keptBody(payload.toString(), request.routeOptions.config.idempotentKeepsWithout),
         });
       } else {
         await store.release(admitted.ownerId, admitted.id);
@@ -83,6 +89,19 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     }
     return payload;
   });
+}
+
+/** The answer's body as kept: a JSON object without the members the route never keeps. */
+function keptBody(body: string, without: readonly string[] | undefined): string {
+  if (without === undefined || without.length === 0) return body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return body;
+  return JSON.stringify(Object.fromEntries(Object.entries(parsed).filter(([name]) => !without.includes(name))));
 }
 
 /**

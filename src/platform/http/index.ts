@@ -7,6 +7,7 @@ export { RequestLogController, ownerDigest } from './request-log.js';
 export { buildResponseSerializers, immutableResponse } from './response-serializers.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';
 export { clientErrorHandler } from './client-error-handler.js';
+export { decodableUrl } from './decodable-url.js';
 export { limitConnections, type ConnectionLimits } from './connection-limits.js';
 export { parseJsonBody, jsonDepth, MAX_JSON_DEPTH } from './json-body-parser.js';
 export { validationProblem, storageProblem } from './framework-errors.js';

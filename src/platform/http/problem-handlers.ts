@@ -6,14 +6,24 @@ import { mapFrameworkError } from './framework-errors.js';
 import { MethodRouter } from './method-router.js';
 import { REQUEST_ID_HEADER, traceIdOf } from './request-id.js';
 
+/** The path the router was handed (an undecodable segment already made a NUL-led literal: decodable-url.ts). */
 export function requestPath(request: FastifyRequest): string {
-  const q = request.url.indexOf('?');
-  return q === -1 ? request.url : request.url.slice(0, q);
+  return pathOf(request.url);
+}
+
+/** The path as the caller sent it: what a problem's `instance` echoes. */
+function sentPath(request: FastifyRequest): string {
+  return pathOf(request.originalUrl);
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
 }
 
 export function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
   const request = reply.request;
-  const rendered = toProblem(error, requestPath(request), traceIdOf(request));
+  const rendered = toProblem(error, sentPath(request), traceIdOf(request));
   // Also here: router errors (bad URLs) are answered before any hook runs.
   reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
   return reply
@@ -55,7 +65,7 @@ export function installProblemHandlers(app: FastifyInstance): void {
     // A request no route matched is answered as such, even when reading its body failed first
     // (Fastify refuses a QUERY without Content-Type before the not-found handler runs).
     const mapped = request.is404 ? unmatched(request) : mapFrameworkError(error, request);
-    const rendered = toProblem(mapped, requestPath(request));
+    const rendered = toProblem(mapped, sentPath(request));
     if (rendered.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ problem: rendered.body.type, status: rendered.status }, 'request refused');
     return sendProblem(reply, mapped);

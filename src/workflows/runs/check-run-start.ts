@@ -3,13 +3,14 @@
 // envelope and offered here; a chat model for each LlmCall. Every step of the expansion counts, the
 // children of sub-plans and both sides of each ConditionalBranch included: which branch is taken is
 // known only as the run goes, and a definition naming a tool its runner may not use is wrong either
-// way (as validate's checks are). Autonomy ceilings, approvals and data classification stay the
+// way (as validate's checks are). Each tool refused so is a governed denial the service audits.
+// Autonomy ceilings, approvals and data classification stay the
 // governor's, call by call: a granted tool under Supervised parks for a person or is refused at its
 // step, exactly as before.
 import { decideTool, type ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { DiagnosticList, type Diagnostic } from '../definition/diagnostic.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
-import { RETRIEVAL_TOOL } from '../steps/retrieval-plan-runner.js';
+import { RETRIEVAL_OPERATION, RETRIEVAL_TOOL } from '../steps/retrieval-plan-runner.js';
 
 export interface StartHost {
   readonly hasChatModel: boolean;
@@ -17,18 +18,37 @@ export interface StartHost {
   readonly offers: (toolName: string) => boolean;
 }
 
-export function checkRunStart(steps: readonly GraphStep[], envelope: ResolvedEnvelope, host: StartHost): readonly Diagnostic[] {
+/** A tool call the run would make that the envelope refuses: a governed denial, audited as one (DESIGN §17). */
+export interface RefusedCall {
+  readonly tool: string;
+  readonly operation: string;
+}
+
+export interface RunStartCheck {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Each distinct (tool, operation) refused as not granted, once however many steps name it. */
+  readonly notGranted: readonly RefusedCall[];
+}
+
+export function checkRunStart(steps: readonly GraphStep[], envelope: ResolvedEnvelope, host: StartHost): RunStartCheck {
   const diagnostics = new DiagnosticList();
+  const notGranted = new Map<string, RefusedCall>();
   for (const { path, configuration } of steps) {
     const at = { step: path };
     if (configuration.type === 'LlmCall' && !host.hasChatModel) {
       diagnostics.add('no-chat-model', `Step '${path}' calls the chat model, and no chat model is configured on this host (AppConfig:AI:ChatModel:Provider).`, at);
     }
-    const tool = configuration.type === 'ToolUse' ? configuration.tool : configuration.type === 'RetrievalPlan' ? RETRIEVAL_TOOL : undefined;
+    const call =
+      configuration.type === 'ToolUse'
+        ? { tool: configuration.tool, operation: configuration.operation }
+        : configuration.type === 'RetrievalPlan'
+          ? { tool: RETRIEVAL_TOOL, operation: RETRIEVAL_OPERATION }
+          : undefined;
     // Not granted and not offered read the same, as they do everywhere else (GET /api/tools).
-    if (tool !== undefined && !(host.offers(tool) && decideTool(envelope, tool).allowed)) {
-      diagnostics.add('tool-not-granted', `Step '${path}': the tool '${tool}' is not one the starting caller's envelope grants; see GET /api/tools.`, at);
+    if (call !== undefined && !(host.offers(call.tool) && decideTool(envelope, call.tool).allowed)) {
+      diagnostics.add('tool-not-granted', `Step '${path}': the tool '${call.tool}' is not one the starting caller's envelope grants; see GET /api/tools.`, at);
+      notGranted.set(`${call.tool}\u0000${call.operation}`, call);
     }
   }
-  return diagnostics.items;
+  return { diagnostics: diagnostics.items, notGranted: [...notGranted.values()] };
 }

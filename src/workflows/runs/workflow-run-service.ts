@@ -11,6 +11,7 @@ import type { AccessPolicy } from '../../platform/access/index.js';
 import type { Principal } from '../../platform/auth/index.js';
 import type { Logger } from '../../platform/log/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
+import type { NotGrantedBeforeCall } from '../../tools/index.js';
 import { followJournal, type RunEngine } from '../../runs/index.js';
 import { RUN_CANCELLED } from './workflow-run-kind.js';
 import type { DefinitionStore } from '../definition/definition-store.js';
@@ -53,6 +54,8 @@ export interface WorkflowRunServiceDependencies {
   readonly stepLimits: StepRunnerDependencies['limits'];
   /** What the host offers a run (its tools, a chat model), checked at start with the starter's envelope. */
   readonly host: StartHost;
+  /** Audits a tool refused at start as not granted (GovernedCalls.notGrantedBeforeCall). */
+  readonly notGranted: (denial: NotGrantedBeforeCall) => void;
 }
 
 export interface CancelResult {
@@ -81,7 +84,12 @@ export class WorkflowRunService {
     const jobId = ids.opaque();
     const envelope = this.#deps.access.authorize(starter, 'workflows.run', { jobId, requestId });
     const steps = flattenGraph(graph);
-    const [refused, ...more] = checkRunStart(steps, envelope, this.#deps.host);
+    const check = checkRunStart(steps, envelope, this.#deps.host);
+    // Each tool refused is a governed denial on the workflow surface: audited and counted as a call would be.
+    for (const { tool, operation } of check.notGranted) {
+      this.#deps.notGranted({ surface: 'workflow', ownerId: starter.ownerId, envelope, toolName: tool, operation, requestId });
+    }
+    const [refused, ...more] = check.diagnostics;
     if (refused !== undefined) throw runCannotStart([refused, ...more]);
     const run: WorkflowRunData = {
       jobId,

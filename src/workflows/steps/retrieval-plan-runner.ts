@@ -16,6 +16,8 @@ import type { StepLimits } from './step-limits.js';
 import { templateScope } from './template-scope.js';
 
 export const RETRIEVAL_TOOL = 'knowledge';
+/** The operation of RETRIEVAL_TOOL a plan calls. */
+export const RETRIEVAL_OPERATION = 'search';
 
 export interface RetrievalPlanDependencies {
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
@@ -33,7 +35,7 @@ export function createRetrievalPlanRunner(deps: RetrievalPlanDependencies): Step
     for (const template of configuration.queries) {
       const query = renderText(template, scope, deps.limits.maxRenderedTemplateBytes);
       if (query === undefined) return { ok: false, error: templateTooLarge(deps.limits.maxRenderedTemplateBytes) };
-      const input = { operation: 'search', parameters: { index: configuration.index, query, topK: configuration.topK } };
+      const input = { operation: RETRIEVAL_OPERATION, parameters: { index: configuration.index, query, topK: configuration.topK } };
       let hits: readonly KnowledgeHit[] | undefined;
       const outcome = await deps.calls.call(
         { surface: 'workflow', ownerId: deps.ownerId, envelope: deps.envelope, toolName: RETRIEVAL_TOOL, input: () => input, signal: context.signal },
