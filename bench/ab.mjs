@@ -36,6 +36,6 @@ for (const [label, { better }] of Object.entries(FIGURES[name])) {
   const before = spread(samples.before.map((s) => s[label]), 1);
   const after = spread(samples.after.map((s) => s[label]), 1);
   summary[label] = { before, after };
-  console.log(`  ${`${label} (${better} is better)`.padEnd(66)} before ${show(before).padEnd(24)} after ${show(after)}`);
+  console.log(`  ${`${label} (${better} is better)`.padEnd(72)} before ${show(before).padEnd(24)} after ${show(after)}`);
 }
 console.log(JSON.stringify({ benchmark: `ab:${name}`, rounds, summary }));
