@@ -8,7 +8,7 @@ const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'src/client/generated/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '.bench-trees/**', 'src/client/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,15 +1,22 @@
 // Summarises a .cpuprofile (from BENCH_PROFILE=<dir>): the top functions by self time and by
-// inclusive time, as shares of busy (non-idle) samples. `node bench/lib/profile-summary.mjs <file> [N]`.
+// inclusive time, as shares of busy (non-idle) samples. `node bench/lib/profile-summary.mjs <file> [N]
+// [--skip-ms=M]`: with --skip-ms, the first M ms of the profile (start-up, module loading) are left out.
 import { readFileSync } from 'node:fs';
 
-const [file, topText] = process.argv.slice(2);
+const skipArg = process.argv.find((arg) => arg.startsWith('--skip-ms='));
+const skipMs = skipArg === undefined ? 0 : Number(skipArg.slice('--skip-ms='.length));
+const [file, topText] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const top = Number(topText ?? 25);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 const counts = new Map();
-for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+let elapsedUs = 0;
+profile.samples.forEach((id, index) => {
+  elapsedUs += profile.timeDeltas?.[index] ?? 0;
+  if (elapsedUs >= skipMs * 1000) counts.set(id, (counts.get(id) ?? 0) + 1);
+});
 
 const label = (node) => {
   const { functionName, url, lineNumber } = node.callFrame;

@@ -19,6 +19,8 @@ import { RunEngine } from '../../dist/src/runs/index.js';
 import { GovernedCalls, ParameterValidator, ToolRegistry } from '../../dist/src/tools/index.js';
 import { AccessPolicy } from '../../dist/src/platform/access/index.js';
 import { NO_AUDIT } from '../../dist/src/platform/audit/index.js';
+import { NO_EVENT_OUTBOX } from '../../dist/src/platform/outbox/index.js';
+import { Approvals, ApprovalStore } from '../../dist/src/approvals/index.js';
 import { createWorkflowService, realTimers } from '../../dist/src/workflows/index.js';
 import { ConditionEvaluator } from '../../dist/src/workflows/steps/condition-evaluator.js';
 
@@ -58,6 +60,9 @@ const service = createWorkflowService({
   storage,
   engine,
   access,
+  // Approvals and webhook events as the service wires them, none of them used by these ToolUse steps.
+  approvals: new Approvals({ config: config.approvals, store: new ApprovalStore({ storage }), clock: systemClock, audit: NO_AUDIT, log }),
+  events: NO_EVENT_OUTBOX,
   clock: systemClock,
   ids: randomIds,
   timers: realTimers,
@@ -143,13 +148,16 @@ const results = {
   fanOut: await scenario(fanOut, directConcurrent, governedConcurrent),
   targetPerStepUs: 50,
 };
-console.log(JSON.stringify(results, null, 2));
+// A missed target is a figure (NOT MET, as the other benchmarks print it), not a failed run.
+results.met = results.chain.perStepOverheadUs <= 50 && results.fanOut.perStepOverheadUs <= 50;
+console.log(`\nworkflows: ${STEPS}-step chain and fan-out of ToolUse clock.now in process, median of ${ROUNDS} rounds; per step over direct tool calls (over direct governed calls)`);
+for (const [name, r] of [['chain', results.chain], ['fan-out', results.fanOut]]) {
+  console.log(`  ${name.padEnd(8)} run ${r.runMs} ms, direct ${r.directToolMs} ms, governed ${r.directGovernedMs} ms: ${r.perStepOverheadUs} µs per step (${r.perStepEngineOverheadUs} µs)`);
+}
+console.log(`  target ≤ ${results.targetPerStepUs} µs per step  ${results.met ? 'MET' : 'NOT MET'}`);
+console.log(JSON.stringify(results));
 await conditions.close();
 await registry.close();
 await builtins.knowledge.close();
 await storage.close();
 await rm(dir, { recursive: true, force: true });
-if (results.chain.perStepOverheadUs > 50 || results.fanOut.perStepOverheadUs > 50) {
-  console.error('per-step overhead above the 50 µs target');
-  process.exitCode = 1;
-}
