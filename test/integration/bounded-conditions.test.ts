@@ -1,8 +1,11 @@
 // Issue 22, point 1: a ConditionalBranch condition cannot freeze the service. Conditions whose cost is
 // knowable are refused at submit; the rest run off the event loop under a budget, and one that exceeds
-// it fails its step with DESIGN §17's text while /healthz, asked over a real socket from another
-// thread, keeps answering within 50 ms.
+// it fails its step with DESIGN §17's text while the event loop never works 50 ms without turning
+// (DESIGN §17: 100 ms) and /healthz, asked over a real socket from another thread, keeps answering.
+// The loop's work is measured in its thread's CPU time (decision 3503), so the bound means the same on
+// a loaded machine; the latency a client sees is not bounded here (load is in it: a benchmark figure).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStallMonitor } from '../helpers/event-loop-stalls.js';
 import { startLatencyProbe } from '../helpers/latency-probe.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { attach, branchStep, edges, isFinal, listen, poll, pollUntil, start, submit, toolStep, workflowSettings } from './workflows-harness.js';
@@ -56,7 +59,7 @@ describe('a condition whose cost is knowable', () => {
 });
 
 describe('a condition over caller data', () => {
-  it('fails its step with the budget text when its work explodes at run time, while /healthz answers within 50 ms', async () => {
+  it('fails its step with the budget text when its work explodes at run time, while the event loop never works 50 ms without turning and /healthz keeps answering', async () => {
     // None of these costs is knowable at submit: `in` may test a map (one lookup) or scan a list, and
     // what a concatenation holds depends on the input. Over the issue's 20,000 items each would keep
     // the event loop for seconds to minutes (or exhaust its memory).
@@ -72,7 +75,6 @@ describe('a condition over caller data', () => {
     const warming = await Promise.all(warm.map((workflowId) => start(t.app, workflowId, { input })));
     await Promise.all(warming.map((run) => pollUntil(t.app, run.statusUrl, isFinal)));
 
-    const started = performance.now();
     const runs = await Promise.all(bad.map((workflowId) => start(t.app, workflowId, { input })));
     // Measured from here: receiving 20,000-item bodies and starting runs are the start requests' own
     // cost; what is measured is the host while the conditions run (one owner's, one at a time) and fail.
@@ -80,16 +82,18 @@ describe('a condition over caller data', () => {
     // Waiting on the runs' progress streams rather than polling keeps the test's own load off the loop.
     const streams = await Promise.all(runs.map((run) => attach(base, `${run.statusUrl}/stream`)));
     const probe = await startLatencyProbe(`${base}/healthz`);
+    const stalls = startStallMonitor();
     await Promise.all(streams.map((stream) => stream.ended));
-    const elapsed = performance.now() - started;
+    const held = stalls.stop();
     const latency = await probe.stop();
     const finished = await Promise.all(runs.map((run) => poll(t.app, run.statusUrl)));
 
     for (const run of finished) {
       expect(run).toMatchObject({ status: 'Failed', error: `The step 'check' failed: ${BUDGET_EXCEEDED}`, steps: [{ name: 'check', status: 'Failed', error: BUDGET_EXCEEDED }, { status: 'Pending' }, { status: 'Pending' }] });
     }
-    expect(elapsed).toBeLessThan(10_000);
     expect(latency.samples.length).toBeGreaterThanOrEqual(10);
-    expect(latency.max).toBeLessThan(50);
-  });
+    expect(held.turns).toBeGreaterThan(0);
+    expect(held.maxMs, JSON.stringify(held)).toBeLessThan(50);
+    // A runaway condition takes its budget in CPU time; on a busy machine up to its wall limit (2.5 s) each.
+  }, 60_000);
 });

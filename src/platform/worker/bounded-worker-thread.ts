@@ -1,15 +1,17 @@
-// The entry of every pool thread: lowers its own CPU priority, loads the handler module its WorkerPool
-// named (whatever that module warms up at load happens before READY, so it never counts against a
-// request's time bound), then answers each request with the module's `prepare` and `handle`, saying
-// STARTED between the two so that the time bound on the work starts there.
+// The entry of every pool thread: says where its CPU clock is, lowers its own CPU priority, loads the
+// handler module its WorkerPool named (whatever that module warms up at load happens before READY, so it
+// never counts against a request's time bound), then answers each request with the module's `prepare`
+// and `handle`, saying STARTED between the two so that the time bound on the work starts there.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { WORKER_READY, WORKER_STARTED, type WorkerHandlers, type WorkerReply } from './worker-protocol.js';
+import { ownCpuClock } from './thread-cpu-clock.js';
+import { WORKER_READY, WORKER_STARTED, type ThreadHello, type WorkerHandlers, type WorkerReply } from './worker-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('bounded-worker-thread.js runs only as a worker thread');
 const { handlers, niceness } = workerData as { readonly handlers: string; readonly niceness: number };
+port.postMessage({ cpuClock: ownCpuClock() } satisfies ThreadHello);
 lowerPriority(niceness);
 const { prepare, handle } = (await import(handlers)) as WorkerHandlers;
 

@@ -65,6 +65,20 @@ describe('WorkerPool, one request', () => {
     expect(await pool.run('o', { prepareMs: 0, handleMs: 10_000 }, never)).toEqual({ status: 'timeout' });
   });
 
+  // Linux keeps CPU time per thread; elsewhere bounds count wall time.
+  it.runIf(process.platform === 'linux')('with cpuTime, bounds what the thread ran, not the time it was kept off the CPU, and still stops a runaway', async () => {
+    const pool = create({ timeoutMs: 150, cpuTime: { wallLimitMs: 10_000 } });
+    // Off the CPU four times the bound: under a wall-clock bound this was a timeout (a busy machine's false runaway).
+    expect(await pool.run('o', { sleepMs: 600 }, never)).toEqual({ status: 'done', value: 'slept' });
+    expect(await pool.run('o', 'spin', never)).toEqual({ status: 'timeout' });
+  });
+
+  it.runIf(process.platform === 'linux')('with cpuTime, stops a request at its wall limit however little it ran', async () => {
+    const pool = create({ timeoutMs: 150, cpuTime: { wallLimitMs: 400 } });
+    expect(await pool.run('o', { sleepMs: 10_000 }, never)).toEqual({ status: 'timeout' });
+    expect(await pool.run('o', 4, never)).toEqual({ status: 'done', value: 8 });
+  });
+
   it('refuses nonsense sizes when it is built', () => {
     expect(() => new WorkerPool({ handlers, timeoutMs: 100, threads: 0 })).toThrow(RangeError);
     expect(() => new WorkerPool({ handlers, timeoutMs: 100, maxWaiting: 1.5 })).toThrow(RangeError);

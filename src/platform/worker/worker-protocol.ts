@@ -1,9 +1,18 @@
-// What a pool thread and its WorkerPool say to each other: the thread posts READY once its handler
-// module has loaded, then for each request STARTED once the request is prepared and the work begins,
+// What a pool thread and its WorkerPool say to each other: the thread says where its CPU clock is, posts
+// READY once its handler module has loaded, then for each request STARTED once the request is prepared and the work begins,
 // and one reply. A handler module exports `handle`, which returns a structured-cloneable value or throws
 // (the error's message becomes a failure), and may export `prepare`.
 export const WORKER_READY = 'portcullis:ready';
 export const WORKER_STARTED = 'portcullis:started';
+
+/** Sent once, before READY: where the parent reads the thread's CPU time (thread-cpu-clock.ts), if anywhere. */
+export interface ThreadHello {
+  readonly cpuClock: string | null;
+}
+
+export function isThreadHello(message: unknown): message is ThreadHello {
+  return typeof message === 'object' && message !== null && 'cpuClock' in message;
+}
 
 export type WorkerReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 

@@ -2,10 +2,12 @@
 // hard time bound. A request that overruns, is aborted or kills its thread stops that thread only, and a
 // fresh one starts at once (unless closed) so the next request finds it loading or warm. Time spent
 // waiting for the thread to load never counts against a request's bound; receiving and preparing the
-// request has a bound of its own, and the bound on the work starts when the thread says STARTED.
+// request has a bound of its own, and the bound on the work starts when the thread says STARTED. A
+// spec with `cpuTime` counts the bounds in the thread's CPU time (decision 3502).
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { readCpuMs } from './thread-cpu-clock.js';
 import { ABORTED, toOutcome, type WorkerOutcome } from './worker-outcome.js';
-import { siblingModule, threadStart, WORKER_READY, WORKER_STARTED } from './worker-protocol.js';
+import { isThreadHello, siblingModule, threadStart, WORKER_READY, WORKER_STARTED } from './worker-protocol.js';
 
 const THREAD_START = threadStart(siblingModule('bounded-worker-thread', import.meta.url));
 /**
@@ -29,11 +31,26 @@ export interface ThreadSpec {
   readonly resourceLimits?: ResourceLimits;
   /** How far below the event loop the threads run (a nice value, 0–19; Linux only); default 10. */
   readonly niceness?: number;
+  /**
+   * Count `timeoutMs` in the thread's CPU time (where Linux keeps it per thread; elsewhere wall time),
+   * so a request is not charged for the time its low-priority thread waited for a core while the
+   * machine was busy; a request is stopped anyway once it has taken `wallLimitMs` of wall time.
+   * Without it the bounds are wall time.
+   */
+  readonly cpuTime?: { readonly wallLimitMs: number };
 }
 
 interface Thread {
   readonly worker: Worker;
   ready: boolean;
+  /** Where the thread's CPU time is read (thread-cpu-clock.ts), once it said so; null where nowhere. */
+  cpuClock: string | null;
+}
+
+/** When a bound started: wall time, and the thread's CPU time when it is counted in CPU time. */
+interface BoundStart {
+  readonly wallMs: number;
+  readonly cpuMs: number | null;
 }
 
 export class WorkerSlot {
@@ -76,7 +93,14 @@ export class WorkerSlot {
     };
     const bound = (): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => settle({ status: 'timeout' }, true), this.#spec.timeoutMs);
+      const since = this.#boundStart(thread);
+      // Past the bound in wall time; counted in CPU time, it waits again for what is left of it.
+      const check = (): void => {
+        const left = this.#leftOf(thread, since);
+        if (left > 0) timer = setTimeout(check, Math.max(1, left));
+        else settle({ status: 'timeout' }, true);
+      };
+      timer = setTimeout(check, this.#spec.timeoutMs);
     };
     const start = (): void => {
       try {
@@ -90,7 +114,7 @@ export class WorkerSlot {
     const onMessage = (message: unknown): void => {
       if (message === WORKER_READY) start();
       else if (message === WORKER_STARTED) bound();
-      else settle(toOutcome(message), false);
+      else if (!isThreadHello(message)) settle(toOutcome(message), false);
     };
     // An uncaught error in the thread is always followed by 'exit'; so is termination by close().
     const onExit = (): void => settle(this.#closed ? ABORTED : { status: 'crashed' }, true);
@@ -112,10 +136,11 @@ export class WorkerSlot {
   #spawn(): Thread {
     const { handlers, workerData, resourceLimits, niceness = DEFAULT_NICENESS } = this.#spec;
     const worker = new Worker(THREAD_START, { workerData: { ...workerData, handlers: handlers.href, niceness }, resourceLimits });
-    const thread: Thread = { worker, ready: false };
+    const thread: Thread = { worker, ready: false, cpuClock: null };
     worker.unref();
     worker.on('message', (message) => {
       if (message === WORKER_READY) thread.ready = true;
+      else if (isThreadHello(message)) thread.cpuClock = message.cpuClock;
     });
     // Without a listener an 'error' would crash this process; the request's 'exit' listener reports it.
     worker.on('error', () => undefined);
@@ -124,6 +149,23 @@ export class WorkerSlot {
     });
     this.#thread = thread;
     return thread;
+  }
+
+  #boundStart(thread: Thread): BoundStart {
+    const clock = this.#spec.cpuTime === undefined ? null : thread.cpuClock;
+    return { wallMs: performance.now(), cpuMs: clock === null ? null : readCpuMs(clock) };
+  }
+
+  /**
+   * Milliseconds of a bound left: of the thread's CPU time, and never past the wall limit. Read when
+   * the STARTED message arrives, the CPU time the thread spent before it arrived is not counted: a
+   * request gets at least its bound. Without a CPU clock (or once the thread is gone), none.
+   */
+  #leftOf(thread: Thread, since: BoundStart): number {
+    const { timeoutMs, cpuTime } = this.#spec;
+    const now = since.cpuMs === null || thread.cpuClock === null ? null : readCpuMs(thread.cpuClock);
+    if (cpuTime === undefined || since.cpuMs === null || now === null) return 0;
+    return Math.min(timeoutMs - (now - since.cpuMs), cpuTime.wallLimitMs - (performance.now() - since.wallMs));
   }
 
   /** Stops a thread that overran, was aborted or died, and keeps a fresh one loading unless closed. */

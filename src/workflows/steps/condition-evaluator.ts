@@ -11,21 +11,34 @@ import { JsonTextCache } from './json-text-cache.js';
 import { CONDITION_BUDGET_EXCEEDED, CONDITION_NOT_EVALUATED, CONDITIONS_BUSY } from './step-failures.js';
 
 /**
- * How long one condition may run on its thread. Ordinary conditions take microseconds, and the
- * submit-time cost check (definition/condition-cost.ts) refuses what is knowably slow; this bounds what
- * it cannot price (`in` over a list, `+` of lists, a very large input) far above any sensible condition.
+ * How long one condition may run on its thread, in the thread's CPU time. Ordinary conditions take
+ * microseconds, and the submit-time cost check (definition/condition-cost.ts) refuses what is knowably
+ * slow; this bounds what it cannot price (`in` over a list, `+` of lists, a very large input) far above
+ * any sensible condition.
  */
 export const CONDITION_TIME_LIMIT_MS = 250;
 
 /**
+ * The limit counts the thread's CPU time (decision 3502): its thread runs below the event loop, and on
+ * a busy machine a condition of a few milliseconds' work waited longer than the limit for a core and
+ * failed as if it had run away. In wall time a condition may take this many times its limit (a thread
+ * given a tenth of a core still gets its whole budget), and no more.
+ */
+const WALL_LIMIT_FACTOR = 10;
+
+/**
  * Two threads; an owner holds one at a time, so another owner's condition never waits behind a runaway.
  * Up to 64 conditions of one owner (a run's parallel branches, several runs) and 256 in all may wait:
- * at the time limit that is at most 32 s of waiting, a full line answers the step at once instead.
+ * at the time limit that is at most 32 s of waiting on an idle machine (ten times that on a starved
+ * one), a full line answers the step at once instead.
  */
 const POOL: PoolBounds = { threads: 2, maxRunningPerOwner: 1, maxWaitingPerOwner: 64, maxWaiting: 256 };
 
 export interface ConditionEvaluatorOptions {
+  /** The budget, in the thread's CPU time; default CONDITION_TIME_LIMIT_MS. */
   readonly timeLimitMs?: number;
+  /** What a condition may take in wall time; default ten times its time limit. */
+  readonly wallLimitMs?: number;
   readonly pool?: PoolBounds;
 }
 
@@ -34,11 +47,13 @@ export class ConditionEvaluator {
   readonly #json = new JsonTextCache();
 
   constructor(options: ConditionEvaluatorOptions = {}) {
+    const timeLimitMs = options.timeLimitMs ?? CONDITION_TIME_LIMIT_MS;
     this.#pool = new WorkerPool({
       ...POOL,
       ...options.pool,
       handlers: siblingModule('condition-requests', import.meta.url),
-      timeoutMs: options.timeLimitMs ?? CONDITION_TIME_LIMIT_MS,
+      timeoutMs: timeLimitMs,
+      cpuTime: { wallLimitMs: options.wallLimitMs ?? WALL_LIMIT_FACTOR * timeLimitMs },
       // Room for a run's data (a 2 MiB input and MaxRunOutputBytes of outputs, as objects), not for growing it without end.
       resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
