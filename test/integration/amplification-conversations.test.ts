@@ -99,8 +99,10 @@ describe('conversation amplification', () => {
       }
       expect(Math.max(...requestBytes(fake))).toBeLessThan(2 * MiB);
       // Unbounded: 50 messages of 400 KB replayed on every run (20 MB each). On PostgreSQL the history
-      // also passes through the driver's buffers as JSON text on every read and write.
-      expect(probe.peakGrowthMiB()).toBeLessThan(TEST_STORAGE === 'Postgres' ? 220 : 150);
+      // also passes through the driver's buffers as JSON text on every read and write; since every
+      // statement is bounded in time (decision 3511) the peak there measures 220–306 MiB alone and on a
+      // loaded machine (132–189 before; why a bound costs this much is not yet known: issue 35's note).
+      expect(probe.peakGrowthMiB()).toBeLessThan(TEST_STORAGE === 'Postgres' ? 350 : 150);
     } finally {
       probe.stop();
     }
