@@ -21,6 +21,13 @@ function delivery(ownerId: string, id: string, webhookId = `${ownerId}-hook`): S
     data: { deliveryId: id, webhookId, eventId: `evt-${id}`, type: 't', body: '{}', attempt: 0, responseStatus: null, durationMs: null, nextAttemptAt: due, createdAt: due },
   };
 }
+/** Attempts of `record`'s subscription that time out, as many in a row as back it off. */
+function timeOutRepeatedly(slots: DeliverySlots, record: StoredRecord<DeliveryData>): void {
+  for (let i = 0; i < TIMEOUTS_BEFORE_BACKOFF; i += 1) {
+    slots.take(slotUseOf(record));
+    slots.give(slotUseOf(record), true);
+  }
+}
 const ids = (records: readonly StoredRecord<DeliveryData>[]): string[] => records.map((record) => record.id);
 
 describe('sharing delivery slots among owners', () => {
@@ -80,10 +87,7 @@ describe('a receiver that keeps timing out', () => {
   it('is attempted freely again once one of its attempts is answered', () => {
     const slots = new DeliverySlots(32);
     const record = delivery('alice', 'x', 'slow');
-    for (let i = 0; i < TIMEOUTS_BEFORE_BACKOFF; i += 1) {
-      slots.take(slotUseOf(record));
-      slots.give(slotUseOf(record), true);
-    }
+    timeOutRepeatedly(slots, record);
     slots.take(slotUseOf(record));
     slots.give(slotUseOf(record), false);
     expect(slots.isBackedOff(slotUseOf(record).subscriptionKey)).toBe(false);
@@ -93,10 +97,7 @@ describe('a receiver that keeps timing out', () => {
   it('keeps its count when an attempt ends without an outcome (the instance stopping)', () => {
     const slots = new DeliverySlots(32);
     const record = delivery('alice', 'x', 'slow');
-    for (let i = 0; i < TIMEOUTS_BEFORE_BACKOFF; i += 1) {
-      slots.take(slotUseOf(record));
-      slots.give(slotUseOf(record), true);
-    }
+    timeOutRepeatedly(slots, record);
     slots.take(slotUseOf(record));
     slots.give(slotUseOf(record), null);
     expect(slots.isBackedOff(slotUseOf(record).subscriptionKey)).toBe(true);
