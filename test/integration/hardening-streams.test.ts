@@ -1,7 +1,10 @@
 // A bundle stream client that stops reading (issue 9, point 7): once more than 1 MiB waits unsent
 // the client is dropped, and the run ends Failed with its own caller-safe error (not "The run was
 // cancelled."). The client is a raw socket that never reads; the model is a real OpenAI-compatible
-// server on loopback streaming 24 MB of text; memory is sampled while it runs.
+// server on loopback streaming 12 MiB of text, held after its first chunk until the stream client has
+// received its first bytes, and never finishing after it (the stream reaches the client after the model
+// wrote it, so a model that finished could end the run Succeeded before the drop on a busy machine):
+// the run can only end by the drop. Memory is sampled while it runs.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,11 +19,16 @@ let base: string;
 let fake: FakeOpenAIServer;
 let t: TestApp;
 let port: number;
+let clientAttached: () => void;
+const attached = new Promise<void>((resolve) => (clientAttached = resolve));
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'portcullis-slow-reader-'));
   const chunk = 'w'.repeat(64 * 1024);
-  fake = await startFakeOpenAIServer(() => ({ type: 'stream', steps: Array.from({ length: 384 }, () => ({ text: chunk })) }));
+  fake = await startFakeOpenAIServer(() => ({
+    type: 'stream',
+    steps: [{ text: 'w' }, { until: attached }, ...Array.from({ length: 192 }, () => ({ text: chunk })), { hang: true }],
+  }));
   t = await buildTestApp({ settings: bundleSettings(join(base, 'root'), { ChatModel: { Provider: 'OpenAI', Endpoint: `${fake.url}/v1`, Model: 'fake', ApiKey: 'sk-test' } }) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as { port: number }).port;
@@ -39,7 +47,12 @@ describe('a stream client that stops reading', () => {
     const socket: Socket = connect(port, '127.0.0.1');
     try {
       socket.on('error', () => undefined);
-      socket.pause(); // never reads: the kernel buffers fill, then the server's
+      // Reads the first bytes (the stream is attached), then never again: the kernel buffers fill,
+      // then the server's.
+      socket.once('data', () => {
+        socket.pause();
+        clientAttached();
+      });
       socket.write(`GET ${streamUrl} HTTP/1.1\r\nHost: x\r\n\r\n`);
       let run: Record<string, unknown> = {};
       for (let attempt = 0; attempt < 20_000 && run.status !== 'Failed' && run.status !== 'Succeeded'; attempt += 1) {
