@@ -4,6 +4,7 @@ export { REDACTED } from './redacted.js';
 export { redactText } from './redact-text.js';
 export { redactValue, redactValueOrSame } from './redact-value.js';
 export { containsSecret } from './contains-secret.js';
+export { textCarriesNoSecret } from './text-carries-no-secret.js';
 export { redactThenTruncate, type TruncatedText } from './redact-then-truncate.js';
 export { StreamRedactor, DEFAULT_HOLD_BACK_CHARS, type StreamRedactorOptions } from './stream-redactor.js';
 export { secretRules } from './secret-rules.js';

@@ -146,8 +146,8 @@ class GraphExecution {
         observer.stepChanged(
           step,
           outcome.usage || outcome.take
-            ? { status: 'Succeeded', at, output: outcome.output, ...(outcome.usage ? { usage: outcome.usage } : {}), ...(outcome.take ? { take: outcome.take } : {}) }
-            : { status: 'Succeeded', at, output: outcome.output },
+            ? { status: 'Succeeded', at, output: outcome.output, redacted: outcome.redacted, ...(outcome.usage ? { usage: outcome.usage } : {}), ...(outcome.take ? { take: outcome.take } : {}) }
+            : { status: 'Succeeded', at, output: outcome.output, redacted: outcome.redacted },
         );
       }
       if (!this.#controller.signal.aborted) this.#propagate(step, outcome.take);

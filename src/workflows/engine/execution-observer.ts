@@ -7,7 +7,8 @@ import type { GraphStep } from './workflow-graph.js';
 export type StepChange =
   | { readonly status: 'Running'; readonly at: number }
   | { readonly status: 'Waiting'; readonly at: number; readonly approvalId: string }
-  | { readonly status: 'Succeeded'; readonly at: number; readonly output: unknown; readonly usage?: StepUsage; readonly take?: readonly string[] }
+  /** `redacted`: the output as shown outside the run, when the step's runner knew it (else the recorder redacts). */
+  | { readonly status: 'Succeeded'; readonly at: number; readonly output: unknown; readonly redacted?: unknown; readonly usage?: StepUsage; readonly take?: readonly string[] }
   | { readonly status: 'Failed'; readonly at: number; readonly error: string; readonly output?: unknown }
   | { readonly status: 'Skipped'; readonly at: number };
 

@@ -71,6 +71,12 @@ export type StepOutcome =
   | {
       readonly ok: true;
       readonly output: unknown;
+      /**
+       * The output as anything outside the run may see it, when the runner already knows it without a
+       * scan (a tool's output text decided clean before parsing: the output itself); undefined: the
+       * recorder redacts the output.
+       */
+      readonly redacted?: unknown;
       /** Names of the successors to take (ConditionalBranch); undefined takes every successor. */
       readonly take?: readonly string[];
       readonly usage?: StepUsage;

@@ -219,7 +219,7 @@ function nextState(previous: StepState, change: StepChange): StepState {
         startedAt: previous.startedAt,
         completedAt: change.at,
         output,
-        redacted: output === null ? null : redactValueOrSame(output),
+        redacted: change.redacted !== undefined ? change.redacted : output === null ? null : redactValueOrSame(output),
         error: null,
         usage: change.usage ?? null,
       };

@@ -5,8 +5,7 @@
 // Blocked, the step Waiting — until it is decided: approve runs the tool, reject or expiry fails the
 // step with `Tool call rejected by an approver.`. Output is the tool's output, parsed as JSON when it parses.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import { redactThenTruncate } from '../../platform/redaction/index.js';
-import { redactText } from '../../platform/redaction/index.js';
+import { redactText, redactThenTruncate, textCarriesNoSecret } from '../../platform/redaction/index.js';
 import { TOOL_CALL_REJECTED, type GovernedCallOutcome, type GovernedCalls, type Supervisor } from '../../tools/index.js';
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
@@ -78,13 +77,19 @@ function stepOutcome(outcome: GovernedCallOutcome, maxStepOutputBytes: number): 
     case 'succeeded':
       // Measured before parsing, so an over-large output is never also held as a parsed copy.
       if (Buffer.byteLength(outcome.output, 'utf8') > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
-      return { ok: true, output: parseOutput(outcome.output) };
+      return parsedOutcome(outcome.output);
   }
 }
 /** Redacted, at most MAX_TOOL_ERROR_BYTES, and marked when cut (validator messages name the caller's fields). */
 function excerpt(text: string): string {
   const cut = redactThenTruncate(text, MAX_TOOL_ERROR_BYTES);
   return cut.truncated ? `${cut.text}…` : cut.text;
+}
+
+/** The output parsed as JSON when it parses; decided clean on its text when it can be (most are). */
+function parsedOutcome(text: string): StepOutcome {
+  const output = parseOutput(text);
+  return { ok: true, output, redacted: textCarriesNoSecret(text) ? output : undefined };
 }
 
 function parseOutput(output: string): unknown {
