@@ -12,9 +12,15 @@ import { createStreamPartTranslator } from './stream-part-translator.js';
 import { toFunctionTools } from './to-function-tools.js';
 import { toLanguageModelPrompt } from './to-language-model-prompt.js';
 
+/** A provider's model whose settings were checked, its SDK loaded at the first call (a service that never calls it never loads it). */
+export interface LazyLanguageModel {
+  readonly modelId: string;
+  load(): Promise<LanguageModelV3>;
+}
+
 export interface SdkChatModelOptions {
   readonly provider: 'AzureOpenAI' | 'Anthropic';
-  readonly languageModel: LanguageModelV3;
+  readonly languageModel: LazyLanguageModel;
   readonly timeoutSeconds: number;
   readonly maxOutputTokens: number;
   readonly temperature: number | null;
@@ -26,15 +32,21 @@ export interface SdkChatModelOptions {
 
 export function createSdkChatModel(options: SdkChatModelOptions): ChatModel {
   const { languageModel, ...shared } = options;
+  let loaded: Promise<LanguageModelV3> | undefined;
+  const load = (): Promise<LanguageModelV3> =>
+    (loaded ??= languageModel.load().catch((error: unknown) => {
+      loaded = undefined; // the next call tries again
+      throw error;
+    }));
   return createRetryingChatModel({
     ...shared,
     modelId: languageModel.modelId,
-    attempt: (request, signal) => streamOnce(languageModel, callOptions(options, request, signal)),
+    attempt: (request, signal) => streamOnce(load, callOptions(options, request, signal)),
   });
 }
 
-async function* streamOnce(model: LanguageModelV3, options: LanguageModelV3CallOptions): AsyncGenerator<ChatStreamPart> {
-  const { stream } = await model.doStream(options);
+async function* streamOnce(load: () => Promise<LanguageModelV3>, options: LanguageModelV3CallOptions): AsyncGenerator<ChatStreamPart> {
+  const { stream } = await (await load()).doStream(options);
   const reader = stream.getReader();
   const translator = createStreamPartTranslator();
   try {

@@ -1,10 +1,12 @@
 // The host's configured MCP servers, one connection each, as tool sources for the catalog. A server
 // that cannot be reached contributes no tools and a logged warning; nothing here throws to the catalog.
+// The MCP client (the SDK and its dependencies, several MB of heap) is loaded only when a server is
+// configured: a service without MCP servers never imports it.
 import type { Clock } from '../../platform/clock/index.js';
 import type { McpServerConfig } from '../../platform/config/types.js';
 import type { Tool } from '../tool.js';
 import type { McpLog } from './mcp-log.js';
-import { McpServerConnection } from './mcp-server-connection.js';
+import type { McpServerConnection } from './mcp-server-connection.js';
 
 export interface McpServerManagerOptions {
   readonly callTimeoutMs: number;
@@ -25,17 +27,24 @@ export interface McpServerStatus {
 const SERVER_NAME = /^(?!.*__)[^\s]{1,64}$/;
 
 export class McpServerManager {
-  readonly #connections = new Map<string, McpServerConnection>();
+  /** Each server's connection, made once the client module has loaded (at construction, when there is a server). */
+  readonly #connections = new Map<string, Promise<McpServerConnection>>();
   readonly #log: McpLog;
 
   constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServerManagerOptions) {
     this.#log = options.log;
-    for (const [name, config] of Object.entries(servers)) {
-      if (!SERVER_NAME.test(name)) {
-        options.log.warn({ server: name.slice(0, 100) }, 'MCP server ignored: its name cannot form tool names');
-        continue;
-      }
-      this.#connections.set(name, new McpServerConnection({ name, config, ...options }));
+    const usable = Object.entries(servers).filter(([name]) => {
+      if (SERVER_NAME.test(name)) return true;
+      options.log.warn({ server: name.slice(0, 100) }, 'MCP server ignored: its name cannot form tool names');
+      return false;
+    });
+    if (usable.length === 0) return;
+    const client = import('./mcp-server-connection.js');
+    for (const [name, config] of usable) {
+      const connection = client.then(({ McpServerConnection }) => new McpServerConnection({ name, config, ...options }));
+      // Awaited by every use; a module that failed to load must not also be an unhandled rejection now.
+      connection.catch(() => undefined);
+      this.#connections.set(name, connection);
     }
   }
 
@@ -47,7 +56,7 @@ export class McpServerManager {
     const connection = this.#connections.get(server);
     if (connection === undefined) return [];
     try {
-      return await connection.listTools(signal);
+      return await (await connection).listTools(signal);
     } catch (error) {
       // A caller that gave up is not a server fault: no warning, still no throw.
       if (signal?.aborted !== true) this.#log.warn({ server, err: error }, 'MCP server unavailable; its tools are not offered');
@@ -63,9 +72,10 @@ export class McpServerManager {
   /** Per configured server, whether it is connected (connecting it if need be) and on which revision; readiness and the start-up banner. */
   async status(signal?: AbortSignal): Promise<Record<string, McpServerStatus>> {
     const entries = await Promise.all(
-      [...this.#connections].map(async ([name, connection]): Promise<[string, McpServerStatus]> => {
-        const connected = await connection.reachable(signal);
-        const protocolVersion = connected ? connection.protocolVersion : undefined;
+      [...this.#connections].map(async ([name, loading]): Promise<[string, McpServerStatus]> => {
+        const connection = await loading.catch(() => undefined);
+        const connected = connection !== undefined && (await connection.reachable(signal));
+        const protocolVersion = connected ? connection?.protocolVersion : undefined;
         return [name, protocolVersion === undefined ? { connected } : { connected, protocolVersion }];
       }),
     );
@@ -73,6 +83,6 @@ export class McpServerManager {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.#connections.values()].map((connection) => connection.close()));
+    await Promise.allSettled([...this.#connections.values()].map(async (connection) => (await connection).close()));
   }
 }
