@@ -1,6 +1,6 @@
-// The entry of every pool thread: says where its CPU clock is, lowers its own CPU priority, loads the
-// handler module its WorkerPool named (whatever that module warms up at load happens before READY, so it
-// never counts against a request's time bound), then answers each request with the module's `prepare`
+// The entry of every pool thread: says where its CPU clock is, loads the handler module its WorkerPool
+// named (whatever that module warms up at load happens before READY, so it never counts against a
+// request's time bound), lowers its own CPU priority, then answers each request with the module's `prepare`
 // and `handle`, saying STARTED between the two so that the time bound on the work starts there.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -12,8 +12,11 @@ const port = parentPort;
 if (port === null) throw new Error('bounded-worker-thread.js runs only as a worker thread');
 const { handlers, niceness } = workerData as { readonly handlers: string; readonly niceness: number };
 port.postMessage({ cpuClock: ownCpuClock() } satisfies ThreadHello);
-lowerPriority(niceness);
+// Our own module loads at the event loop's priority: at nice 10 on a busy machine a thread took seconds
+// to load, and a caller's first call waited for it (its deadline counts from the request). Only the
+// requests' work, which callers write, runs below the event loop.
 const { prepare, handle } = (await import(handlers)) as WorkerHandlers;
+lowerPriority(niceness);
 
 port.on('message', (request: unknown) => {
   let reply: WorkerReply;

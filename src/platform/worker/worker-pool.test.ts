@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
@@ -22,6 +23,11 @@ describe('WorkerPool, one request', () => {
     const pool = create();
     expect(await pool.run('o', 21, never)).toEqual({ status: 'done', value: 42 });
     expect(await pool.run('o', 2, never)).toEqual({ status: 'done', value: 4 });
+  });
+
+  it.runIf(process.platform === 'linux')('loads its module at the event loop’s priority and runs requests below it (nice 10)', async () => {
+    const own = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+    expect(await create().run('o', 'nice', never)).toEqual({ status: 'done', value: { atLoad: own, now: Math.max(own, 10) } });
   });
 
   it('reports an error thrown by the script as a failure carrying its message only', async () => {
