@@ -1,8 +1,11 @@
 // Wires the bundle plane from the AppContext: handle, run and conversation stores on the storage port,
 // the stager (which also removes what crashed processes of this host left in TempRoot), the agent
-// runtime (bound as the host's delegate_task runner), the bundle run kind on the shared run engine,
-// the sweeper, the routes. Every piece is built here, in order; nothing is bound late and nothing is
-// a module-level singleton. Returns what shutdown must finish and close.
+// runtime, the bundle run kind on the shared run engine, the sweeper, the routes. Every piece is built
+// here, in order, and nothing is a module-level singleton. Two things are bound late, because the
+// pieces they need exist only now: the host's `delegate_task` tool (built with the tool plane, before
+// any agent runtime) is bound to this runtime, and the approval contract is told to wake a bundle
+// run through the run engine when one of its approvals is decided. Returns what shutdown must finish
+// and close.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { SharedSlots } from '../platform/rate-limit/index.js';
