@@ -6,6 +6,6 @@ export { INTERRUPTED, type Interrupted, type RunEnding, type RunKind, type RunOb
 export type { LiveRun } from './live-run.js';
 export type { RunMessage } from './run-message.js';
 export type { LaneOptions, LaneSlot } from './run-lane.js';
-export { RunStopped, stopCause, type StopCause } from './stop-reasons.js';
+export { RunStopped, stopCause, type CancelCause, type StopCause } from './stop-reasons.js';
 export { followJournal } from './follow-journal.js';
 export { StorageLock, type Unlock } from './storage-lock.js';

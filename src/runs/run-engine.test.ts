@@ -48,7 +48,7 @@ function harness(storage: Storage, instanceId: string, observe?: RunObserver): H
     },
     settle: async (run, ending) => {
       endings.push({ id: run.key.id, ending });
-      const state = ending.type === 'completed' ? 'Succeeded' : ending.type === 'stopped' && ending.stopped.cause === 'cancelled' ? 'Cancelled' : 'Failed';
+      const state = ending.type === 'completed' ? 'Succeeded' : ending.type === 'stopped' && ending.stopped.cause !== 'host-stopping' ? 'Cancelled' : 'Failed';
       const done = await run.commit({ events: [`end:${state}`], record: { patch: { state, data: { status: state }, lease: null } } });
       return done.committed ? state : null;
     },
@@ -179,13 +179,13 @@ describe('RunEngine', () => {
       const result = await h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, async (first) => {
         const inserted = await storage.records.insert({ ...key, state: first.state, createdAt: clock.now(), lease: first.lease, data: first.data });
         // Another instance cancels the Running run before this one executes it.
-        expect(await b.engine.cancel(key, { reason: 'Too soon.' })).toBe('signalled');
+        expect(await b.engine.cancel(key, { cause: 'client-too-slow' })).toBe('signalled');
         return inserted;
       });
       expect(result.outcome).toBe('inserted');
       await h.engine.idle();
       expect(await stateOf(storage, key)).toBe('Cancelled');
-      expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'cancelled', reason: 'Too soon.' } } }]);
+      expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'client-too-slow' } } }]);
     });
   });
 
@@ -203,10 +203,10 @@ describe('RunEngine', () => {
     const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
-    expect(await b.engine.cancel(key, { reason: 'Stop.' })).toBe('ended');
+    expect(await b.engine.cancel(key, { cause: 'client-too-slow' })).toBe('ended');
     await settle();
     expect(await stateOf(storage, key)).toBe('Cancelled');
-    expect(b.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'cancelled', reason: 'Stop.' } } }]);
+    expect(b.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'client-too-slow' } } }]);
     expect(a.executed).toEqual([]);
   });
 
@@ -220,7 +220,7 @@ describe('RunEngine', () => {
     expect(await b.engine.cancel(key)).toBe('signalled');
     await a.engine.idle();
     expect(stopCause(a.executed[0]!.signal)).toBe('cancelled');
-    expect(a.endings[0]?.ending).toEqual({ type: 'stopped', stopped: { cause: 'cancelled', reason: null } });
+    expect(a.endings[0]?.ending).toEqual({ type: 'stopped', stopped: { cause: 'cancelled' } });
     expect(await stateOf(storage, key)).toBe('Cancelled');
   });
 
@@ -453,7 +453,7 @@ describe('RunEngine', () => {
       await settle();
       await h.engine.stop(1_000);
       expect(h.executed.map((run) => stopCause(run.signal))).toEqual(['host-stopping', 'host-stopping']);
-      const hostStopped = { type: 'stopped', stopped: { cause: 'host-stopping', reason: null } };
+      const hostStopped = { type: 'stopped', stopped: { cause: 'host-stopping' } };
       expect(h.endings.map((e) => [e.id, e.ending])).toEqual(expect.arrayContaining([['a', hostStopped], ['b', hostStopped], ['c', hostStopped]]));
       expect(await Promise.all(keys.map((key) => stateOf(storage, key)))).toEqual(['Failed', 'Failed', 'Failed']);
     });

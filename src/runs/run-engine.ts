@@ -12,7 +12,7 @@ import { LiveRunHandle } from './live-run.js';
 import { decodeRunMessage, encodeRunMessage, type RunMessage } from './run-message.js';
 import { INTERRUPTED, type RunEnding, type RunKind, type RunObserver, type SettlingRun, type StopRequest } from './run-kind.js';
 import { RunLane, type LaneSlot } from './run-lane.js';
-import { cancelledByCaller, hostStopping, leaseLost, RunStopped } from './stop-reasons.js';
+import { cancelledBy, hostStopping, leaseLost, RunStopped, type CancelCause } from './stop-reasons.js';
 import { withinGrace } from '../platform/promise/index.js';
 
 export interface RunEngineOptions {
@@ -70,9 +70,9 @@ function keyString(key: RecordKey): string {
 function stopRequestOf(signal: AbortSignal): StopRequest | null {
   if (!signal.aborted) return null;
   const reason: unknown = signal.reason;
-  if (!(reason instanceof RunStopped)) return { cause: 'cancelled', reason: null };
+  if (!(reason instanceof RunStopped)) return { cause: 'cancelled' };
   if (reason.stop === 'lease-lost') return null;
-  return { cause: reason.stop, reason: reason.stop === 'cancelled' ? reason.callerReason : null };
+  return { cause: reason.stop };
 }
 
 export class RunEngine {
@@ -225,19 +225,20 @@ export class RunEngine {
    * to finish. 'ended' when this call ended it, 'signalled' when it was told to stop, 'running' when
    * left to finish, 'gone' when it is no longer live.
    */
-  async cancel(key: RecordKey, options: { readonly reason?: string; readonly onlyIfQueued?: boolean } = {}): Promise<'ended' | 'signalled' | 'running' | 'gone'> {
+  async cancel(key: RecordKey, options: { readonly cause?: CancelCause; readonly onlyIfQueued?: boolean } = {}): Promise<'ended' | 'signalled' | 'running' | 'gone'> {
     const { kind } = this.#entry(key.collection);
     const record = await this.#options.storage.records.get(key);
     if (record === undefined || record.state === null || !kind.liveStates.includes(record.state)) return 'gone';
-    const stopped: StopRequest = { cause: 'cancelled', reason: options.reason ?? null };
+    const cause = options.cause ?? 'cancelled';
+    const stopped: StopRequest = { cause };
     // Still Queued, even if dispatched here (or parked, executing nowhere): ending it is a compare-and-set
     // against the begin's (or the resume's), so exactly one wins.
     const idle = record.state === QUEUED || (kind.idleStates?.includes(record.state) ?? false);
     if (idle && (await this.endQueued(record, { type: 'stopped', stopped }))) return 'ended';
     if (options.onlyIfQueued === true) return 'running';
     const local = this.#executing.get(keyString(key));
-    if (local !== undefined) local.run.stop(cancelledByCaller(options.reason), false);
-    else await this.notify(key, { type: 'cancel', reason: options.reason ?? null });
+    if (local !== undefined) local.run.stop(cancelledBy(cause), false);
+    else await this.notify(key, { type: 'cancel', cause });
     return 'signalled';
   }
 
@@ -373,7 +374,7 @@ export class RunEngine {
       const [collection, ownerId, id] = job.id.split('\u0000') as [string, string, string];
       const record = await storage.records.get({ collection, ownerId, id }).catch(() => undefined);
       if (record?.state !== QUEUED) continue;
-      await this.endQueued(record, { type: 'stopped', stopped: { cause: 'host-stopping', reason: null } }).catch((err: unknown) =>
+      await this.endQueued(record, { type: 'stopped', stopped: { cause: 'host-stopping' } }).catch((err: unknown) =>
         log.warn({ err, jobId: id }, 'settling an unstarted run at shutdown failed'),
       );
     }
@@ -411,7 +412,7 @@ export class RunEngine {
     });
     const hear = (text: string): void => {
       const message = decodeRunMessage(text);
-      if (message?.type === 'cancel') run.stop(cancelledByCaller(message.reason ?? undefined), false);
+      if (message?.type === 'cancel') run.stop(cancelledBy(message.cause), false);
       else if (message !== undefined) run.hear(message);
     };
     const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), hear);

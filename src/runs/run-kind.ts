@@ -6,16 +6,15 @@
 import type { JournalChange, RecordKey, StoredRecord, CommitResult } from '../platform/storage/index.js';
 import type { LiveRun } from './live-run.js';
 import type { LaneOptions } from './run-lane.js';
+import type { CancelCause } from './stop-reasons.js';
 
 /** What `execute` returns when it stopped early because the host is draining: nothing is settled here. */
 export const INTERRUPTED: unique symbol = Symbol('interrupted');
 export type Interrupted = typeof INTERRUPTED;
 
-/** A stop someone asked for, and the caller-safe words it came with. */
+/** A stop someone asked for: a caller's cancel, a stream client too slow to read, or the host stopping. */
 export interface StopRequest {
-  readonly cause: 'cancelled' | 'host-stopping';
-  /** The cancel's caller-safe reason (null: the family's default wording). */
-  readonly reason: string | null;
+  readonly cause: CancelCause | 'host-stopping';
 }
 
 /** How a run ended, as the engine tells the family to write it. */

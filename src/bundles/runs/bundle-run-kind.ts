@@ -106,14 +106,14 @@ function endOf(run: LiveRunRecord, ending: RunEnding<BundleOutcome>, settling: S
       // one resumed after a decision had started.
       if (outcome.type === 'handle-expired') return failed(RUN_HANDLE_EXPIRED, now, run.status === 'Running' && run.parked !== undefined);
       // Parked while a stop arrived: the stop wins.
-      if (outcome.type === 'parked') return failed(ending.stopped?.reason === RUN_STREAM_CLIENT_TOO_SLOW ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
+      if (outcome.type === 'parked') return failed(ending.stopped?.cause === 'client-too-slow' ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
       if (run.status !== 'Running') return failed(RUN_UNHANDLED_EXCEPTION);
       return { final: succeedRun(run, outcome.result, outcome.usage, now), frame: { type: 'RUN_FINISHED', threadId: run.handle, runId: run.jobId } };
     }
     case 'stopped':
       // A cancel (or, on a storage nobody else shares, the host stopping) ends it as cancelled; a
       // stream client that stopped reading says so.
-      return failed(ending.stopped.reason === RUN_STREAM_CLIENT_TOO_SLOW ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
+      return failed(ending.stopped.cause === 'client-too-slow' ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
     case 'crashed':
       return failed(RUN_UNHANDLED_EXCEPTION);
     case 'abandoned':

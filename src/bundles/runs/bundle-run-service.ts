@@ -137,7 +137,7 @@ export class BundleRunService {
         // The host stopped without the run ending here (it is left for another instance): say so.
         if (finish.aborted && !signal.aborted) yield { seq: 0, event: { type: 'RUN_ERROR', message: RUN_HOST_STOPPED } };
       },
-      cancel: (reason) => void engine.cancel(key, reason === undefined ? {} : { reason }).catch((err: unknown) => log.warn({ err, jobId }, 'cancelling a streamed run failed')),
+      cancel: (cause) => void engine.cancel(key, cause === undefined ? {} : { cause }).catch((err: unknown) => log.warn({ err, jobId }, 'cancelling a streamed run failed')),
       release: () => slot.release(),
     };
   }
@@ -154,7 +154,7 @@ export class BundleRunService {
       return { jobId: started.jobId, stream: onThread(stream, turn.threadId) };
     } catch (error) {
       const reserved = await this.#reservation(principal, handle, started.jobId);
-      if (reserved !== undefined) await this.#options.engine.endQueued(reserved, { type: 'stopped', stopped: { cause: 'cancelled', reason: null } }, { leaseHolder: STREAM_RESERVATION });
+      if (reserved !== undefined) await this.#options.engine.endQueued(reserved, { type: 'stopped', stopped: { cause: 'cancelled' } }, { leaseHolder: STREAM_RESERVATION });
       throw error;
     }
   }

@@ -13,7 +13,6 @@ import type { Logger } from '../../platform/log/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { NotGrantedBeforeCall } from '../../tools/index.js';
 import { followJournal, type RunEngine } from '../../runs/index.js';
-import { RUN_CANCELLED } from './workflow-run-kind.js';
 import type { DefinitionStore } from '../definition/definition-store.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
 import { buildGraph, flattenGraph } from '../engine/build-graph.js';
@@ -168,7 +167,7 @@ export class WorkflowRunService {
     if (!current.cancelRequested) {
       await runs.commit(key, { record: { patch: { data: { ...current, cancelRequested: true } }, guard: { states: LIVE_STATES } } });
     }
-    await engine.cancel(key, { reason: RUN_CANCELLED });
+    await engine.cancel(key);
     // A Blocked run has nothing running, so it stops at once: report what was actually withdrawn.
     // A Running run may take a moment; its pending approvals are withdrawn once it has stopped.
     if (wasBlocked) {
