@@ -68,6 +68,11 @@ export async function invokeTool(deps: InvokeDependencies, invocation: Invocatio
         // Not granted (or not directly invocable) reads like nonexistent; any other refusal is the 403.
         if (outcome.denial === 'not-granted') throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
         throw new ProblemError('forbidden', INVOKE_FORBIDDEN_DETAIL);
+      case 'rejected':
+      case 'expired':
+      case 'parked':
+        // A direct call has no supervisor, so no person ever decides it: a call that needs one is denied above.
+        throw new ProblemError('forbidden', INVOKE_FORBIDDEN_DETAIL);
       case 'refused': {
         const refusal = outcome.refusal;
         if (refusal.kind === 'invalid-parameters') throw new ProblemError('validation-failed', redactText(refusal.message));

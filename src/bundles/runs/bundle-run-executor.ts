@@ -14,7 +14,7 @@ import { narrowEnvelope, NO_BUDGET } from '../../platform/envelope/index.js';
 import { redactText } from '../../platform/redaction/index.js';
 import type { LiveRun } from '../../runs/index.js';
 import type { AgentRuntime, ConversationOutcome } from '../../agent/index.js';
-import { CallParked, type Supervisor } from '../../tools/index.js';
+import type { Supervisor } from '../../tools/index.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
 import type { BundleRunRecord, ParkedConversation, RunOutcome, RunUsage, RunningRun, WaitingCall } from './run-record.js';
@@ -134,7 +134,7 @@ export class BundleRunExecutor {
           // Fenced (another instance took the run, or the host is stopping): nothing was stored; stop here.
           if (opened !== true) throw live.signal.reason ?? new Error('the run is no longer this instance’s');
           waiting = { approvalId: approval.approvalId, toolCallId, tool: name, operation: ask.operation, createdAt: now, expiresAt: approval.deadline };
-          throw new CallParked(approval.approvalId);
+          return { parked: approval.approvalId };
         },
       }),
     };
