@@ -8,7 +8,7 @@
 // that checkpoint — on whichever instance the decision reached — and the waiting call is made again
 // with the verdict first. Returns what came of it; how the run ends is written by the run kind's settle
 // (bundle-run-kind.ts), and a cancel, a crash or a stopping host reaches it through the engine.
-import type { Approvals, ApprovalData } from '../../approvals/index.js';
+import type { Approvals, BundleToolCallApproval } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { narrowEnvelope, NO_BUDGET } from '../../platform/envelope/index.js';
 import { redactText } from '../../platform/redaction/index.js';
@@ -104,12 +104,10 @@ export class BundleRunExecutor {
           const now = clock.now();
           const name = ask.tool.descriptor.name;
           const text = redactText(JSON.stringify(ask.parameters));
-          const approval: ApprovalData = {
+          const approval: BundleToolCallApproval = {
             approvalId: ids.opaque(),
-            workflowId: '',
             jobId: run.jobId,
             stepId: toolCallId,
-            stepName: '',
             message: `The agent asks to call ${name} (${ask.operation}).`,
             createdAt: now,
             deadline: approvals.deadline(now, undefined),

@@ -4,7 +4,7 @@
 // engine), poll, list, cancel per SPEC.md's table, answer approvals, watch, sweep. Every operation works
 // from any instance: state is read from the storage, cancels and decisions reach the executing
 // instance through the engine's typed messages.
-import type { Approvals } from '../../approvals/index.js';
+import type { ApprovalData, Approvals } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { ProblemError } from '../../platform/problems/index.js';
 import type { AccessPolicy } from '../../platform/access/index.js';
@@ -34,7 +34,7 @@ import { loadSubPlans } from './load-sub-plans.js';
 import { projectRun, type RunProjection } from './run-projection.js';
 import { isFinal, type RunStatus } from './run-status.js';
 import { LIVE_STATES, workflowRunKey, type WorkflowRunStore, type RunView } from './workflow-run-store.js';
-import type { ApprovalData, WorkflowRunData } from './workflow-run.js';
+import type { WorkflowApproval, WorkflowRunData } from './workflow-run.js';
 
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
@@ -130,7 +130,7 @@ export class WorkflowRunService {
   }
 
   /** The run, with expired approvals settled; for a live run also its approvals still pending, from the same read. */
-  async #viewWithPending(owner: Owner, workflowId: string, jobId: string): Promise<{ readonly view: RunView; readonly pending?: ApprovalData[] }> {
+  async #viewWithPending(owner: Owner, workflowId: string, jobId: string): Promise<{ readonly view: RunView; readonly pending?: WorkflowApproval[] }> {
     const view = await this.#deps.runs.view(owner, jobId);
     if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
     if (isFinal(view.record.data.status)) return { view };
@@ -191,7 +191,7 @@ export class WorkflowRunService {
   ): Promise<void> {
     const view = await this.view(principal, ids.workflowId, ids.jobId);
     const run = view.record.data;
-    const within = (approval: ApprovalData): boolean => approval.jobId === ids.jobId && approval.workflowId === ids.workflowId;
+    const within = (approval: ApprovalData): boolean => approval.runKind === 'workflow' && approval.jobId === ids.jobId && approval.workflowId === ids.workflowId;
     const approval = await this.#deps.runs.approval(principal, ids.approvalId);
     if (approval === undefined || !within(approval)) throw approvalNotFound();
     if (run.cancelRequested || isFinal(run.status)) throw approvalAlreadyAnswered();
@@ -207,7 +207,7 @@ export class WorkflowRunService {
     return this.#deps.runs.sweep();
   }
 
-  async #pending(owner: Owner, run: WorkflowRunData): Promise<ApprovalData[]> {
+  async #pending(owner: Owner, run: WorkflowRunData): Promise<WorkflowApproval[]> {
     if (isFinal(run.status) || run.cancelRequested) return [];
     return (await this.#deps.runs.approvals(owner, run.jobId)).filter((a) => a.state === 'Pending');
   }
