@@ -56,8 +56,7 @@ export async function invokeTool(deps: InvokeDependencies, invocation: Invocatio
   const envelope = deps.access.authorize(principal, 'tools.invoke', { surfaceEnabled: invocation.surfaceEnabled ?? deps.config.enabled });
 
   // An in-process slot store answers at once: no turn of the event loop for it.
-  const acquired = deps.slots.tryAcquire(principal.ownerId);
-  const lease = acquired instanceof Promise ? await acquired : acquired;
+  const lease = deps.slots.answersAtOnce ? deps.slots.tryAcquireNow(principal.ownerId) : await deps.slots.tryAcquire(principal.ownerId);
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
   const timeoutMs = Math.round((invocation.timeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
   const deadline = new InvocationDeadline(invocation.onClientGone, timeoutMs);
