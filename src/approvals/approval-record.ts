@@ -93,6 +93,28 @@ export function fromStored(data: ApprovalData): ApprovalData {
   return { ...stored, kind: 'HumanGate', runKind: 'workflow', reason: 'HumanGate' };
 }
 
+/** What a decided (or expired) approval says to the run waiting on it; the run engine's RunDecision. */
+export interface ApprovalDecision {
+  readonly approvalId: string;
+  readonly outcome: 'approved' | 'rejected' | 'expired';
+  /** Who approved, as the audit line names them (null unless approved). */
+  readonly by: string | null;
+}
+
+/** The decision of an approval that is decided or expired; undefined while undecided (or withdrawn). */
+export function decisionOf(approval: ApprovalData): ApprovalDecision | undefined {
+  switch (approval.state) {
+    case 'Approved':
+      return { approvalId: approval.approvalId, outcome: 'approved', by: approval.decidedByName ?? approval.decidedBy ?? 'an approver' };
+    case 'Rejected':
+      return { approvalId: approval.approvalId, outcome: 'rejected', by: null };
+    case 'TimedOut':
+      return { approvalId: approval.approvalId, outcome: 'expired', by: null };
+    default:
+      return undefined;
+  }
+}
+
 export function isDecided(approval: ApprovalData): boolean {
   return approval.state !== 'Pending';
 }

@@ -7,6 +7,8 @@ export {
   timedOut,
   withdrawn,
   isWorkflowApproval,
+  decisionOf,
+  type ApprovalDecision,
   type ApprovalData,
   type ApprovalKind,
   type ApprovalReason,

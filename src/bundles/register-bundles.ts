@@ -21,10 +21,10 @@ import { HandleStore } from './handles/handle-store.js';
 import { StagingLeases } from './handles/staging-leases.js';
 import { registerBundleRoutes } from './routes.js';
 import { BundleRunExecutor } from './runs/bundle-run-executor.js';
-import { BundleRunResumer } from './runs/bundle-run-resumer.js';
+import { decisionOf } from '../approvals/index.js';
 import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
-import { BundleRunStore } from './runs/bundle-run-store.js';
+import { bundleRunKey, BundleRunStore } from './runs/bundle-run-store.js';
 
 export async function registerBundles(app: App, context: AppContext): Promise<FeatureShutdown> {
   const { config, clock, ids, storage, engine } = context;
@@ -74,17 +74,18 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     log,
   });
   context.delegateTask.bind(runtime.delegate);
-  // Runs that wait for a person park (DESIGN.md §13) and are resumed wherever the decision lands.
-  const resumer = new BundleRunResumer({ storage, engine, approvals: context.approvals });
-  context.approvals.onDecided('bundle', (approval, ownerId) => resumer.decided(approval, ownerId));
+  // Runs that wait for a person are parked by the engine (DESIGN.md §13) and woken through it wherever the decision lands.
+  context.approvals.onDecided('bundle', async (approval, ownerId) => {
+    const decision = decisionOf(approval);
+    if (decision !== undefined) await engine.decided(bundleRunKey({ ownerId, jobId: approval.jobId }), decision);
+  });
   engine.register(
     bundleRunKind({
       executor: new BundleRunExecutor({ handles, conversations, runtime, approvals: context.approvals, ids, clock, frameCeilingBytes: bundles.streamFrameCeilingBytes, pricing: config.chatModel.pricing }),
       maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
       runRecordTtlMs: bundles.runRecordTtlMs,
       log,
-      parked: (run) => resumer.parked(run),
-      withdraw: (run) => resumer.withdraw(run),
+      approvals: context.approvals,
       events: context.events,
     }),
   );
