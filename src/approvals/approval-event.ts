@@ -11,8 +11,7 @@ export function approvalEvent(type: ResourceEventType & `approval.${string}`, ap
     data: {
       approvalId: approval.approvalId,
       jobId: approval.jobId,
-      ...(approval.workflowId !== '' ? { workflowId: approval.workflowId } : {}),
-      ...(approval.handle !== undefined ? { handle: approval.handle } : {}),
+      ...(approval.runKind === 'workflow' ? { workflowId: approval.workflowId } : { handle: approval.handle }),
       status: statusOf(approval.state),
       url: `/api/approvals/${encodeURIComponent(approval.approvalId)}`,
     },

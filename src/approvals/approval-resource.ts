@@ -1,5 +1,6 @@
 // The approval resource (DESIGN.md §13): one shape for gates and tool calls, built from the stored
-// approval. Approvals stored before §13 read as workflow gates routed to nobody.
+// approval (each variant contributes its own fields). Approvals stored before §13 read as workflow
+// gates routed to nobody (the store's `fromStored`).
 import { isoInstant } from '../platform/clock/index.js';
 import type { ApprovalData, ApprovalState } from './approval-record.js';
 
@@ -44,8 +45,8 @@ export function statesOf(status: ApprovalStatus): ApprovalState[] {
 }
 
 export function toApprovalResource(approval: ApprovalData, now: number): ApprovalResource {
-  const runKind = approval.runKind ?? 'workflow';
-  const kind = approval.kind ?? 'HumanGate';
+  const { runKind, kind } = approval;
+  const call = approval.kind === 'ToolCall' ? approval : undefined;
   // A Pending approval whose deadline passed is expired, whoever has yet to write it.
   const state = approval.state === 'Pending' && approval.deadline !== null && approval.deadline <= now ? 'TimedOut' : approval.state;
   const decided =
@@ -66,14 +67,10 @@ export function toApprovalResource(approval: ApprovalData, now: number): Approva
     status: statusOf(state),
     runKind,
     jobId: approval.jobId,
-    ...(runKind === 'workflow' ? { workflowId: approval.workflowId, stepName: approval.stepName } : {}),
-    ...(approval.handle === undefined ? {} : { handle: approval.handle }),
+    ...(approval.runKind === 'workflow' ? { workflowId: approval.workflowId, stepName: approval.stepName } : { handle: approval.handle }),
     ...(approval.message === '' ? {} : { message: approval.message }),
-    ...(approval.tool === undefined ? {} : { tool: approval.tool }),
-    ...(approval.operation === undefined ? {} : { operation: approval.operation }),
-    ...(approval.arguments === undefined ? {} : { arguments: approval.arguments }),
-    ...(approval.riskTier === undefined ? {} : { riskTier: approval.riskTier }),
-    reason: approval.reason ?? 'HumanGate',
+    ...(call === undefined ? {} : { tool: call.tool, operation: call.operation, arguments: call.arguments, riskTier: call.riskTier }),
+    reason: approval.reason,
     ...(approval.responseSchema === undefined ? {} : { responseSchema: approval.responseSchema }),
     requestedBy: approval.requestedBy ?? null,
     createdAt: isoInstant(approval.createdAt),

@@ -92,8 +92,8 @@ export class Approvals {
   async request(approval: ApprovalData, ownerId: string): Promise<void> {
     await this.#options.store.open(approval, ownerId, await this.#events.entriesFor(approvalEvent('approval.requested', approval, ownerId), approval.createdAt));
     this.#options.audit.approvalRequested(refOf(approval, ownerId), {
-      tool: approval.tool ?? null,
-      reason: approval.reason ?? 'HumanGate',
+      tool: approval.kind === 'ToolCall' ? approval.tool : null,
+      reason: approval.reason,
       routedTo: approval.routedTo ?? [],
       expiresAt: approval.deadline === null ? null : isoInstant(approval.deadline),
     });
@@ -213,7 +213,7 @@ export class Approvals {
           await this.#expired(approval, ownerId);
           continue;
         }
-        counts.set(approval.kind ?? 'HumanGate', (counts.get(approval.kind ?? 'HumanGate') ?? 0) + 1);
+        counts.set(approval.kind, (counts.get(approval.kind) ?? 0) + 1);
         const after = config.escalateAfterMs;
         if (this.enabled && after !== null && config.escalationRoles.length > 0 && approval.escalated !== true && now - approval.createdAt >= after) {
           const escalated = await store.escalate(ownerId, approval, config.escalationRoles);
@@ -231,7 +231,7 @@ export class Approvals {
   }
 
   async #tell(approval: ApprovalData, ownerId: string): Promise<void> {
-    const hook = this.#hooks.get(approval.runKind ?? 'workflow');
+    const hook = this.#hooks.get(approval.runKind);
     await hook?.(approval, ownerId).catch((err: unknown) => this.#options.log.warn({ err, approvalId: approval.approvalId }, 'telling a run of its decided approval failed'));
   }
 
@@ -247,7 +247,7 @@ export class Approvals {
   #observeWait(approval: ApprovalData, outcome: 'approved' | 'rejected' | 'expired', now: number): void {
     const metrics = this.#options.metrics;
     if (metrics?.enabled !== true) return;
-    metrics.approvalWait.child(approval.kind ?? 'HumanGate', outcome).observe(Math.max(0, now - approval.createdAt) / 1000);
+    metrics.approvalWait.child(approval.kind, outcome).observe(Math.max(0, now - approval.createdAt) / 1000);
   }
 }
 
@@ -257,5 +257,5 @@ export function isOpen(approval: ApprovalData, now: number): boolean {
 }
 
 function refOf(approval: ApprovalData, ownerId: string): ApprovalRef {
-  return { approvalId: approval.approvalId, kind: approval.kind ?? 'HumanGate', runKind: approval.runKind ?? 'workflow', jobId: approval.jobId, owner: ownerId };
+  return { approvalId: approval.approvalId, kind: approval.kind, runKind: approval.runKind, jobId: approval.jobId, owner: ownerId };
 }

@@ -7,7 +7,7 @@
 // first name, `workflow-approval`, so approvals stored before bundle runs could wait stay readable.)
 import type { Owner } from '../platform/ownership/index.js';
 import { compareNewestFirst, decodeCursor, encodeCursor, isStorableKey, type OutboxEntry, type RecordKey, type Storage, type StoredRecord } from '../platform/storage/index.js';
-import type { ApprovalData, ApprovalState } from './approval-record.js';
+import { fromStored, type ApprovalData, type ApprovalState } from './approval-record.js';
 
 export const APPROVAL_COLLECTION = 'workflow-approval';
 const INDEX_COLLECTION = 'approval-index';
@@ -49,7 +49,8 @@ export class ApprovalStore {
   }
 
   async get(owner: Owner, approvalId: string): Promise<ApprovalData | undefined> {
-    return (await this.#storage.records.get<ApprovalData>(approvalKey(owner.ownerId, approvalId)))?.data;
+    const stored = await this.#storage.records.get<ApprovalData>(approvalKey(owner.ownerId, approvalId));
+    return stored === undefined ? undefined : fromStored(stored.data);
   }
 
   /** A run's approvals, oldest first. */
@@ -62,7 +63,7 @@ export class ApprovalStore {
         owner.ownerId,
         { scope: jobId, limit: 200, cursor },
       );
-      found.push(...page.records.map((record) => record.data));
+      found.push(...page.records.map((record) => fromStored(record.data)));
       cursor = page.nextCursor;
     } while (cursor !== null);
     return found.sort((a, b) => a.createdAt - b.createdAt || (a.approvalId < b.approvalId ? -1 : 1));
@@ -71,7 +72,7 @@ export class ApprovalStore {
   /** The owner's approvals, newest first, in the given states. */
   async mine(owner: Owner, query: { readonly states: readonly ApprovalState[]; readonly limit: number; readonly cursor: string | null }): Promise<{ approvals: ApprovalData[]; nextCursor: string | null }> {
     const page = await this.#storage.records.list<ApprovalData>(APPROVAL_COLLECTION, owner.ownerId, query);
-    return { approvals: page.records.map((record) => record.data), nextCursor: page.nextCursor };
+    return { approvals: page.records.map((record) => fromStored(record.data)), nextCursor: page.nextCursor };
   }
 
   /**
@@ -141,7 +142,7 @@ export class ApprovalStore {
     const stored = await this.#storage.records.get<ApprovalData>(approvalKey(ownerId, approval.approvalId));
     if (stored === undefined || stored.state !== 'Pending' || stored.data.escalated === true) return undefined;
     const routedTo = [...new Set([...(stored.data.routedTo ?? []), ...roles])];
-    const next: ApprovalData = { ...stored.data, escalated: true, routedTo };
+    const next: ApprovalData = { ...fromStored(stored.data), escalated: true, routedTo };
     const updated = await this.#storage.records.update<ApprovalData>(approvalKey(ownerId, approval.approvalId), { data: next }, { version: stored.version, states: ['Pending'] });
     if (updated === undefined) return undefined;
     const added = roles.filter((role) => !(stored.data.routedTo ?? []).includes(role));

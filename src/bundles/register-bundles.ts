@@ -1,8 +1,11 @@
 // Wires the bundle plane from the AppContext: handle, run and conversation stores on the storage port,
 // the stager (which also removes what crashed processes of this host left in TempRoot), the agent
-// runtime (bound as the host's delegate_task runner), the bundle run kind on the shared run engine,
-// the sweeper, the routes. Every piece is built here, in order; nothing is bound late and nothing is
-// a module-level singleton. Returns what shutdown must finish and close.
+// runtime, the bundle run kind on the shared run engine, the sweeper, the routes. Every piece is built
+// here, in order, and nothing is a module-level singleton. Two things are bound late, because the
+// pieces they need exist only now: the host's `delegate_task` tool (built with the tool plane, before
+// any agent runtime) is bound to this runtime, and the approval contract is told to wake a bundle
+// run through the run engine when one of its approvals is decided. Returns what shutdown must finish
+// and close.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { SharedSlots } from '../platform/rate-limit/index.js';
@@ -18,10 +21,10 @@ import { HandleStore } from './handles/handle-store.js';
 import { StagingLeases } from './handles/staging-leases.js';
 import { registerBundleRoutes } from './routes.js';
 import { BundleRunExecutor } from './runs/bundle-run-executor.js';
-import { BundleRunResumer } from './runs/bundle-run-resumer.js';
+import { decisionOf } from '../approvals/index.js';
 import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
-import { BundleRunStore } from './runs/bundle-run-store.js';
+import { bundleRunKey, BundleRunStore } from './runs/bundle-run-store.js';
 
 export async function registerBundles(app: App, context: AppContext): Promise<FeatureShutdown> {
   const { config, clock, ids, storage, engine } = context;
@@ -71,17 +74,18 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     log,
   });
   context.delegateTask.bind(runtime.delegate);
-  // Runs that wait for a person park (DESIGN.md §13) and are resumed wherever the decision lands.
-  const resumer = new BundleRunResumer({ storage, engine, approvals: context.approvals });
-  context.approvals.onDecided('bundle', (approval, ownerId) => resumer.decided(approval, ownerId));
+  // Runs that wait for a person are parked by the engine (DESIGN.md §13) and woken through it wherever the decision lands.
+  context.approvals.onDecided('bundle', async (approval, ownerId) => {
+    const decision = decisionOf(approval);
+    if (decision !== undefined) await engine.decided(bundleRunKey({ ownerId, jobId: approval.jobId }), decision);
+  });
   engine.register(
     bundleRunKind({
       executor: new BundleRunExecutor({ handles, conversations, runtime, approvals: context.approvals, ids, clock, frameCeilingBytes: bundles.streamFrameCeilingBytes, pricing: config.chatModel.pricing }),
       maxConcurrent: bundles.maxConcurrentDispatchedBundleRuns,
       runRecordTtlMs: bundles.runRecordTtlMs,
       log,
-      parked: (run) => resumer.parked(run),
-      withdraw: (run) => resumer.withdraw(run),
+      approvals: context.approvals,
       events: context.events,
     }),
   );

@@ -17,7 +17,6 @@ import { bundlesDisabled, uploadFieldMissing } from './problems.js';
 import { MULTIPART_ENVELOPE_BYTES } from './upload/receive-upload.js';
 import { readMultipartUpload } from './upload/read-multipart-upload.js';
 import type { RunStream } from './runs/run-stream.js';
-import { RUN_STREAM_CLIENT_TOO_SLOW } from './runs/run-errors.js';
 import {
   BundleRunResponseSchema,
   HandleListSchema,
@@ -295,7 +294,7 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, finish: AbortS
   });
   const onEnd = (): void => {
     const reason: unknown = sse.signal.reason;
-    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel(isSseAbortError(reason) && reason.code === 'slow-consumer' ? RUN_STREAM_CLIENT_TOO_SLOW : undefined);
+    if (!(isSseAbortError(reason) && reason.code === 'closed')) stream.cancel(isSseAbortError(reason) && reason.code === 'slow-consumer' ? 'client-too-slow' : undefined);
   };
   sse.signal.addEventListener('abort', onEnd, { once: true });
   try {

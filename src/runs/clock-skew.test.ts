@@ -55,7 +55,7 @@ describe('two instances whose clocks are 30 s apart', () => {
     try {
       const admit = async (on: Instance, id: string): Promise<void> => {
         const key = { collection: 'skew-job', ownerId: 'alice', id };
-        expect((await on.engine.admit({ ...key, state: 'Queued', createdAt: on.storage.clock.now(), data: { status: 'Queued' } }, {}, { leased: true })).outcome).toBe('inserted');
+        expect((await on.storage.records.insert({ ...key, state: 'Queued', createdAt: on.storage.clock.now(), lease: on.engine.lease(key), data: { status: 'Queued' } })).outcome).toBe('inserted');
         on.engine.dispatch(key);
       };
       await admit(behind, 'on-behind');

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock/index.js';
-import { createMemoryStorage, StorageUnavailableError, type RecordKey, type Storage } from '../platform/storage/index.js';
+import { createMemoryStorage, StorageUnavailableError, type InsertResult, type RecordKey, type Storage } from '../platform/storage/index.js';
 import type { LiveRun } from './live-run.js';
 import { RunEngine } from './run-engine.js';
-import { INTERRUPTED, type Interrupted, type RunEnding, type RunKind, type RunObserver } from './run-kind.js';
+import { INTERRUPTED, RunWaits, type Interrupted, type RunDecision, type RunEnding, type RunKind, type RunObserver } from './run-kind.js';
 import type { RunMessage } from './run-message.js';
 import { stopCause } from './stop-reasons.js';
 
@@ -36,6 +36,7 @@ function harness(storage: Storage, instanceId: string, observe?: RunObserver): H
       run.signal.addEventListener('abort', () => reject(run.signal.reason as Error), { once: true });
     });
   const engine = new RunEngine({ storage, instanceId, leaseTtlMs: 1_000, log: silent, ...(observe === undefined ? {} : { observe }) });
+  storageOf.set(engine, storage);
   const kind: RunKind<JobData, string> = {
     collection: 'job',
     liveStates: LIVE,
@@ -48,7 +49,7 @@ function harness(storage: Storage, instanceId: string, observe?: RunObserver): H
     },
     settle: async (run, ending) => {
       endings.push({ id: run.key.id, ending });
-      const state = ending.type === 'completed' ? 'Succeeded' : ending.type === 'stopped' && ending.stopped.cause === 'cancelled' ? 'Cancelled' : 'Failed';
+      const state = ending.type === 'completed' ? 'Succeeded' : ending.type === 'stopped' && ending.stopped.cause !== 'host-stopping' ? 'Cancelled' : 'Failed';
       const done = await run.commit({ events: [`end:${state}`], record: { patch: { state, data: { status: state }, lease: null } } });
       return done.committed ? state : null;
     },
@@ -83,9 +84,17 @@ const settle = async (): Promise<void> => {
   for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** Each harness engine's storage. */
+const storageOf = new WeakMap<RunEngine, Storage>();
+
+/** Stores a Queued run under the owner cap, leased to `engine` (not dispatched). */
+function admitLeased<D>(engine: RunEngine, record: RecordKey & { readonly createdAt: number; readonly data: D }): Promise<InsertResult<D>> {
+  return storageOf.get(engine)!.records.insert({ ...record, state: 'Queued', lease: engine.lease(record) }, { ownerCap: { max: 3, states: LIVE } });
+}
+
 async function admit(engine: RunEngine, clock: ManualClock, id: string, data: JobData = { status: 'Queued' }): Promise<RecordKey> {
   const key = { collection: 'job', ownerId: 'alice', id };
-  const result = await engine.admit({ ...key, state: 'Queued', createdAt: clock.now(), data }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
+  const result = await admitLeased(engine, { ...key, createdAt: clock.now(), data });
   expect(result.outcome).toBe('inserted');
   return key;
 }
@@ -179,22 +188,27 @@ describe('RunEngine', () => {
       const result = await h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, async (first) => {
         const inserted = await storage.records.insert({ ...key, state: first.state, createdAt: clock.now(), lease: first.lease, data: first.data });
         // Another instance cancels the Running run before this one executes it.
-        expect(await b.engine.cancel(key, { reason: 'Too soon.' })).toBe('signalled');
+        expect(await b.engine.cancel(key, { cause: 'client-too-slow' })).toBe('signalled');
         return inserted;
       });
       expect(result.outcome).toBe('inserted');
       await h.engine.idle();
       expect(await stateOf(storage, key)).toBe('Cancelled');
-      expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'cancelled', reason: 'Too soon.' } } }]);
+      expect(h.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'client-too-slow' } } }]);
     });
   });
 
-  it('refuses admission over the owner cap', async () => {
-    const { clock, instance } = world();
+  it('refuses admission over the owner cap, and starts nothing', async () => {
+    const { clock, storage, instance } = world();
     const h = instance('i1');
     for (const id of ['a', 'b', 'c']) await admit(h.engine, clock, id);
-    const refused = await h.engine.admit({ collection: 'job', ownerId: 'alice', id: 'd', state: 'Queued', createdAt: clock.now(), data: {} }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
+    const key = { collection: 'job', ownerId: 'alice', id: 'd' };
+    const refused = await h.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: {} }, (first) =>
+      storage.records.insert({ ...key, state: first.state, createdAt: clock.now(), lease: first.lease, data: first.data }, { ownerCap: { max: 3, states: LIVE } }),
+    );
     expect(refused.outcome).toBe('owner-cap');
+    await settle();
+    expect(h.executed).toEqual([]);
   });
 
   it('ends a run that has not started anywhere at once when cancelled, and never executes it', async () => {
@@ -203,10 +217,10 @@ describe('RunEngine', () => {
     const b = instance('b');
     const key = await admit(a.engine, clock, 'r1');
     a.engine.dispatch(key);
-    expect(await b.engine.cancel(key, { reason: 'Stop.' })).toBe('ended');
+    expect(await b.engine.cancel(key, { cause: 'client-too-slow' })).toBe('ended');
     await settle();
     expect(await stateOf(storage, key)).toBe('Cancelled');
-    expect(b.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'cancelled', reason: 'Stop.' } } }]);
+    expect(b.endings).toEqual([{ id: 'r1', ending: { type: 'stopped', stopped: { cause: 'client-too-slow' } } }]);
     expect(a.executed).toEqual([]);
   });
 
@@ -220,7 +234,7 @@ describe('RunEngine', () => {
     expect(await b.engine.cancel(key)).toBe('signalled');
     await a.engine.idle();
     expect(stopCause(a.executed[0]!.signal)).toBe('cancelled');
-    expect(a.endings[0]?.ending).toEqual({ type: 'stopped', stopped: { cause: 'cancelled', reason: null } });
+    expect(a.endings[0]?.ending).toEqual({ type: 'stopped', stopped: { cause: 'cancelled' } });
     expect(await stateOf(storage, key)).toBe('Cancelled');
   });
 
@@ -268,6 +282,7 @@ describe('RunEngine', () => {
     const clock = new ManualClock();
     const storage = createMemoryStorage({ clock });
     const engine = new RunEngine({ storage, instanceId: 'i1', leaseTtlMs: 1_000, log: silent });
+    storageOf.set(engine, storage);
     started.push(engine);
     engine.register<JobData, string>({
       collection: 'job',
@@ -390,7 +405,7 @@ describe('RunEngine', () => {
     const { clock, storage, instance } = world();
     const h = instance('i1');
     const key = { collection: 'job', ownerId: 'alice', id: 'r1' };
-    const admitted = await h.engine.admit({ ...key, state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, { ownerCap: { max: 3, states: LIVE } }, { leased: true });
+    const admitted = await admitLeased(h.engine, { ...key, createdAt: clock.now(), data: { status: 'Queued' } });
     if (admitted.outcome !== 'inserted') throw new Error('not admitted');
     await h.engine.heartbeat();
     h.engine.dispatch(key, admitted.record);
@@ -444,6 +459,106 @@ describe('RunEngine', () => {
     expect(a.executed.length + b.executed.length).toBe(1);
   });
 
+  describe('waiting for a person (decision 3701)', () => {
+    interface WaitData {
+      readonly status: string;
+      readonly waitsOn?: string;
+      readonly verdict?: RunDecision['outcome'];
+    }
+    /** An engine whose runs wait once for approval `ap-1`, then end with the verdict they were woken with. */
+    const waitingInstance = (storage: Storage, instanceId: string, decidedBeforePark?: RunDecision) => {
+      const engine = new RunEngine({ storage, instanceId, leaseTtlMs: 1_000, log: silent });
+      started.push(engine);
+      const executedOn: string[] = [];
+      engine.register<WaitData, string, string>({
+        collection: 'waiting-job',
+        liveStates: ['Queued', 'Running', 'Parked'],
+        lane: { maxConcurrent: 1 },
+        waiting: {
+          state: 'Parked',
+          park: async (run, waits) => ({ data: { status: 'Running', waitsOn: waits.approvalId }, events: [`parked:${waits.checkpoint}`] }),
+          resume: (record, decision) => (record.data.waitsOn === decision.approvalId ? { ...record.data, verdict: decision.outcome } : null),
+          decided: async () => decidedBeforePark,
+        },
+        begin: (record) => (record.state === 'Running' ? null : { state: 'Running', data: { ...record.data, status: 'Running' } }),
+        resumes: () => true,
+        execute: async (run) => {
+          executedOn.push(instanceId);
+          const verdict = run.record.data.verdict;
+          return verdict === undefined ? new RunWaits('ap-1', 'at step 2') : `ran ${verdict}`;
+        },
+        settle: async (run, ending) => {
+          const state = ending.type === 'completed' ? 'Succeeded' : 'Cancelled';
+          const done = await run.commit({ events: [ending.type === 'completed' ? ending.outcome : 'cancelled'], record: { patch: { state, data: { status: state }, lease: null } } });
+          return done.committed ? state : null;
+        },
+      });
+      return { engine, executedOn };
+    };
+
+    async function parkedRun(storage: Storage, clock: ManualClock, on: ReturnType<typeof waitingInstance>): Promise<RecordKey> {
+      const key = { collection: 'waiting-job', ownerId: 'alice', id: 'w1' };
+      await on.engine.startRun(key, { state: 'Queued', createdAt: clock.now(), data: { status: 'Queued' } }, (first) =>
+        storage.records.insert({ ...key, state: first.state, createdAt: clock.now(), lease: first.lease, data: first.data }),
+      );
+      await on.engine.idle();
+      return key;
+    }
+
+    it('parks a run that returns RunWaits: its state stored, its lease released, its slot given back, nothing executing', async () => {
+      const clock = new ManualClock();
+      const storage = createMemoryStorage({ clock });
+      const a = waitingInstance(storage, 'a');
+      const key = await parkedRun(storage, clock, a);
+      const stored = await storage.records.get<WaitData>(key);
+      expect(stored).toMatchObject({ state: 'Parked', leaseHolder: null, data: { status: 'Running', waitsOn: 'ap-1' } });
+      expect(await eventsOf(storage, key)).toEqual(['parked:at step 2']);
+      expect(a.engine.load('waiting-job')).toEqual({ queued: 0, executing: 0 });
+      expect(a.engine.isExecutingHere(key)).toBe(false);
+    });
+
+    it('resumes a parked run on the instance a decision reaches, once, and only for the approval it waits on', async () => {
+      const clock = new ManualClock();
+      const storage = createMemoryStorage({ clock });
+      const a = waitingInstance(storage, 'a');
+      const b = waitingInstance(storage, 'b');
+      const key = await parkedRun(storage, clock, a);
+      await b.engine.decided(key, { approvalId: 'another', outcome: 'approved', by: 'Vera' });
+      expect((await storage.records.get(key))?.state).toBe('Parked');
+      await Promise.all([b.engine.decided(key, { approvalId: 'ap-1', outcome: 'rejected', by: null }), a.engine.decided(key, { approvalId: 'ap-1', outcome: 'rejected', by: null })]);
+      await Promise.all([a.engine.idle(), b.engine.idle()]);
+      await settle();
+      await Promise.all([a.engine.idle(), b.engine.idle()]);
+      expect(await stateOf(storage, key)).toBe('Succeeded');
+      expect(await eventsOf(storage, key)).toEqual(['parked:at step 2', 'ran rejected']);
+      // Executed once to park, once to finish (on whichever instance won the resume).
+      expect([...a.executedOn, ...b.executedOn]).toHaveLength(2);
+    });
+
+    it('resumes at once a run whose decision landed before its park was written', async () => {
+      const clock = new ManualClock();
+      const storage = createMemoryStorage({ clock });
+      const a = waitingInstance(storage, 'a', { approvalId: 'ap-1', outcome: 'approved', by: 'Vera' });
+      const key = await parkedRun(storage, clock, a);
+      await settle();
+      await a.engine.idle();
+      expect(await stateOf(storage, key)).toBe('Succeeded');
+      expect(await eventsOf(storage, key)).toEqual(['parked:at step 2', 'ran approved']);
+    });
+
+    it('ends a parked run at once when cancelled, and a decision after that wakes nothing', async () => {
+      const clock = new ManualClock();
+      const storage = createMemoryStorage({ clock });
+      const a = waitingInstance(storage, 'a');
+      const key = await parkedRun(storage, clock, a);
+      expect(await a.engine.cancel(key)).toBe('ended');
+      await a.engine.decided(key, { approvalId: 'ap-1', outcome: 'approved', by: 'Vera' });
+      await settle();
+      expect(await stateOf(storage, key)).toBe('Cancelled');
+      expect(a.executedOn).toEqual(['a']);
+    });
+  });
+
   describe('stopping, on a storage nobody else shares', () => {
     it('stops live runs as the host stopping and has their family settle them, and ends runs that never started', async () => {
       const { clock, storage, instance } = world();
@@ -453,7 +568,7 @@ describe('RunEngine', () => {
       await settle();
       await h.engine.stop(1_000);
       expect(h.executed.map((run) => stopCause(run.signal))).toEqual(['host-stopping', 'host-stopping']);
-      const hostStopped = { type: 'stopped', stopped: { cause: 'host-stopping', reason: null } };
+      const hostStopped = { type: 'stopped', stopped: { cause: 'host-stopping' } };
       expect(h.endings.map((e) => [e.id, e.ending])).toEqual(expect.arrayContaining([['a', hostStopped], ['b', hostStopped], ['c', hostStopped]]));
       expect(await Promise.all(keys.map((key) => stateOf(storage, key)))).toEqual(['Failed', 'Failed', 'Failed']);
     });

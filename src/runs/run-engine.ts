@@ -3,16 +3,19 @@
 // begun when this instance can execute it at once, decision 2806), one dispatch lane per kind, the
 // Queued → Running compare-and-set when a queued run begins here, the fence
 // (a run whose lease another instance took, or that a stopping host leaves to others, writes nothing
-// more), cancellation from any instance, the heartbeat that renews this instance's leases and slots,
-// the takeover of runs whose instance died, a graceful stop, and which end a stopped run gets. A
-// family says only how its runs begin, execute and are written when they end (run-kind.ts).
+// more), cancellation from any instance, waiting for a person (a run whose execution returns
+// RunWaits is parked: its slot given back, its lease released, its state stored; a decision on any
+// instance wakes it through `decided`, decision 3701), the heartbeat that renews this instance's
+// leases and slots, the takeover of runs whose instance died, a graceful stop, and which end a
+// stopped run gets. A family says only how its runs begin, execute, wait and are written when they
+// end (run-kind.ts).
 import { OutageLog } from '../platform/log/index.js';
-import { isStorageUnavailable, type InsertResult, type InsertRules, type NewRecord, type RecordKey, type Storage, type StoredRecord, type UpdateGuard } from '../platform/storage/index.js';
+import { isStorageUnavailable, type InsertResult, type RecordKey, type Storage, type StoredRecord, type UpdateGuard } from '../platform/storage/index.js';
 import { LiveRunHandle } from './live-run.js';
 import { decodeRunMessage, encodeRunMessage, type RunMessage } from './run-message.js';
-import { INTERRUPTED, type RunEnding, type RunKind, type RunObserver, type SettlingRun, type StopRequest } from './run-kind.js';
+import { INTERRUPTED, RunWaits, type RunDecision, type RunEnding, type RunKind, type RunObserver, type SettlingRun, type StopRequest } from './run-kind.js';
 import { RunLane, type LaneSlot } from './run-lane.js';
-import { cancelledByCaller, hostStopping, leaseLost, RunStopped } from './stop-reasons.js';
+import { cancelledBy, hostStopping, leaseLost, RunStopped, type CancelCause } from './stop-reasons.js';
 import { withinGrace } from '../platform/promise/index.js';
 
 export interface RunEngineOptions {
@@ -70,9 +73,9 @@ function keyString(key: RecordKey): string {
 function stopRequestOf(signal: AbortSignal): StopRequest | null {
   if (!signal.aborted) return null;
   const reason: unknown = signal.reason;
-  if (!(reason instanceof RunStopped)) return { cause: 'cancelled', reason: null };
+  if (!(reason instanceof RunStopped)) return { cause: 'cancelled' };
   if (reason.stop === 'lease-lost') return null;
-  return { cause: reason.stop, reason: reason.stop === 'cancelled' ? reason.callerReason : null };
+  return { cause: reason.stop };
 }
 
 export class RunEngine {
@@ -106,7 +109,7 @@ export class RunEngine {
     return this.#options.leaseTtlMs;
   }
 
-  register<D, R>(kind: RunKind<D, R>): void {
+  register<D, R, W = unknown>(kind: RunKind<D, R, W>): void {
     if (this.#kinds.has(kind.collection)) throw new Error(`run kind ${kind.collection} registered twice`);
     // Stored as the engine reads every kind: records and outcomes pass through it untouched.
     this.#kinds.set(kind.collection, { kind, lane: new RunLane(kind.lane) });
@@ -135,11 +138,6 @@ export class RunEngine {
     return { holder: this.#options.instanceId, expiresAt: now + this.#options.leaseTtlMs };
   }
 
-  /** Stores a new run record under the owner's caps; with `leased` it is this instance's from the start. */
-  admit<T>(record: NewRecord<T>, rules: InsertRules, options: { readonly leased: boolean }): Promise<InsertResult<T>> {
-    return this.#options.storage.records.insert({ ...record, lease: options.leased ? this.lease(record) : (record.lease ?? null) }, rules);
-  }
-
   /**
    * Admits a new run and dispatches it here: what a family calls to start one (decision 2806).
    * `queued` is the run as it waits; `insert` stores the record it is given under the family's rules
@@ -147,19 +145,25 @@ export class RunEngine {
    * owner now, the run is stored already begun — its kind's begin applied, under this instance's
    * lease — and executes at once, so no Queued → Running write follows; a cancel meanwhile is heard
    * from before the insert. Otherwise it is stored Queued under this instance's lease and waits on
-   * the lane (its begin is then the usual compare-and-set).
+   * the lane (its begin is then the usual compare-and-set). With `beginAtAdmission: false` it is
+   * always stored Queued (a bundle run, whose poll says Queued until it begins). With `reserved`, it is
+   * stored Queued under that lease (a stream reservation) and not dispatched: the stream that opens
+   * it claims it (`claimInline`), or it lapses and a scan ends it. `insert` may throw after its insert
+   * (a refusal found then, once it has undone it): nothing is dispatched.
    */
   async startRun<D>(
     key: RecordKey,
     queued: { readonly state: string; readonly createdAt: number; readonly data: D },
     insert: (first: { readonly state: string; readonly data: D; readonly lease: RunLease }) => Promise<InsertResult<D>>,
+    options: { readonly beginAtAdmission?: boolean; readonly reserved?: RunLease } = {},
   ): Promise<InsertResult<D>> {
+    if (options.reserved !== undefined) return insert({ state: queued.state, data: queued.data, lease: options.reserved });
     const { storage, instanceId } = this.#options;
     const entry = this.#entry(key.collection);
     const id = keyString(key);
     const now = storage.clock.now();
     const lease = this.lease(key);
-    const slot = this.#stopping ? null : entry.lane.reserve(key.ownerId);
+    const slot = this.#stopping || options.beginAtAdmission === false ? null : entry.lane.reserve(key.ownerId);
     const waiting: StoredRecord<D> = {
       ...key, scope: null, state: queued.state, createdAt: queued.createdAt, expiresAt: null, version: 0,
       leaseHolder: instanceId, leaseExpiresAt: lease.expiresAt, data: queued.data,
@@ -225,30 +229,31 @@ export class RunEngine {
    * to finish. 'ended' when this call ended it, 'signalled' when it was told to stop, 'running' when
    * left to finish, 'gone' when it is no longer live.
    */
-  async cancel(key: RecordKey, options: { readonly reason?: string; readonly onlyIfQueued?: boolean } = {}): Promise<'ended' | 'signalled' | 'running' | 'gone'> {
+  async cancel(key: RecordKey, options: { readonly cause?: CancelCause; readonly onlyIfQueued?: boolean } = {}): Promise<'ended' | 'signalled' | 'running' | 'gone'> {
     const { kind } = this.#entry(key.collection);
     const record = await this.#options.storage.records.get(key);
     if (record === undefined || record.state === null || !kind.liveStates.includes(record.state)) return 'gone';
-    const stopped: StopRequest = { cause: 'cancelled', reason: options.reason ?? null };
+    const cause = options.cause ?? 'cancelled';
+    const stopped: StopRequest = { cause };
     // Still Queued, even if dispatched here (or parked, executing nowhere): ending it is a compare-and-set
     // against the begin's (or the resume's), so exactly one wins.
-    const idle = record.state === QUEUED || (kind.idleStates?.includes(record.state) ?? false);
+    const idle = record.state === QUEUED || record.state === kind.waiting?.state;
     if (idle && (await this.endQueued(record, { type: 'stopped', stopped }))) return 'ended';
     if (options.onlyIfQueued === true) return 'running';
     const local = this.#executing.get(keyString(key));
-    if (local !== undefined) local.run.stop(cancelledByCaller(options.reason), false);
-    else await this.notify(key, { type: 'cancel', reason: options.reason ?? null });
+    if (local !== undefined) local.run.stop(cancelledBy(cause), false);
+    else await this.notify(key, { type: 'cancel', cause });
     return 'signalled';
   }
 
   /**
-   * Ends a run that is not executing (still Queued, or in one of its kind's idle states; with
+   * Ends a run that is not executing (still Queued, or parked waiting for a person; with
    * `leaseHolder`, still held by it): its family writes `ending`. False when it started or ended
    * meanwhile. Takes it off this instance's lane.
    */
   async endQueued(record: StoredRecord, ending: RunEnding<never>, options: { readonly leaseHolder?: string } = {}): Promise<boolean> {
     const entry = this.#entry(record.collection);
-    const state = record.state !== null && entry.kind.idleStates?.includes(record.state) === true ? record.state : QUEUED;
+    const state = record.state !== null && record.state === entry.kind.waiting?.state ? record.state : QUEUED;
     const guard: UpdateGuard = { states: [state], ...(options.leaseHolder === undefined ? {} : { leaseHolder: options.leaseHolder }) };
     const final = await this.#settle(entry.kind, record, ending, guard);
     if (final === null) return false;
@@ -256,9 +261,37 @@ export class RunEngine {
     return true;
   }
 
-  /** Sends a message to the run wherever it executes (e.g. "an approval was decided"). */
+  /** Sends a message to the run wherever it executes (a cancel). */
   notify(key: RecordKey, message: RunMessage): Promise<void> {
     return this.#options.storage.signals.publish(runTopic(key), encodeRunMessage(message));
+  }
+
+  /**
+   * A person decided an approval the run waits on (or it expired), heard on any instance, through any
+   * route: the one way a waiting run is woken. A run parked out of memory (its kind has `waiting`) is
+   * resumed here — parked → Queued under this instance's lease with what its kind resumes it with,
+   * compare-and-set, so exactly one of the instances that hear a decision resumes it — and dispatched
+   * on this instance's lane. A run that waits in place (a workflow run Blocked on its gate) is told
+   * wherever it executes.
+   */
+  async decided(key: RecordKey, decision: RunDecision): Promise<void> {
+    const { kind } = this.#entry(key.collection);
+    if (kind.waiting === undefined) return this.notify(key, { type: 'approval-decided', approvalId: decision.approvalId });
+    const record = await this.#options.storage.records.get(key);
+    if (record !== undefined) await this.#wake(kind, record, decision);
+  }
+
+  /** Resumes a parked run with `decision` when it waits on it; false when it is not (or no longer) parked on it. */
+  async #wake(kind: RunKind, record: StoredRecord, decision: RunDecision): Promise<boolean> {
+    const waiting = kind.waiting;
+    if (waiting === undefined || record.state !== waiting.state) return false;
+    const data = waiting.resume(record, decision);
+    if (data === null) return false;
+    const key: RecordKey = { collection: record.collection, ownerId: record.ownerId, id: record.id };
+    const resumed = await this.#options.storage.records.update(key, { state: QUEUED, lease: this.lease(), data }, { states: [waiting.state], version: record.version });
+    if (resumed === undefined) return false;
+    this.dispatch(key, resumed);
+    return true;
   }
 
   isExecutingHere(key: RecordKey): boolean {
@@ -373,7 +406,7 @@ export class RunEngine {
       const [collection, ownerId, id] = job.id.split('\u0000') as [string, string, string];
       const record = await storage.records.get({ collection, ownerId, id }).catch(() => undefined);
       if (record?.state !== QUEUED) continue;
-      await this.endQueued(record, { type: 'stopped', stopped: { cause: 'host-stopping', reason: null } }).catch((err: unknown) =>
+      await this.endQueued(record, { type: 'stopped', stopped: { cause: 'host-stopping' } }).catch((err: unknown) =>
         log.warn({ err, jobId: id }, 'settling an unstarted run at shutdown failed'),
       );
     }
@@ -411,7 +444,7 @@ export class RunEngine {
     });
     const hear = (text: string): void => {
       const message = decodeRunMessage(text);
-      if (message?.type === 'cancel') run.stop(cancelledByCaller(message.reason ?? undefined), false);
+      if (message?.type === 'cancel') run.stop(cancelledBy(message.cause), false);
       else if (message !== undefined) run.hear(message);
     };
     const unsubscribe = this.#options.storage.signals.subscribe(runTopic(key), hear);
@@ -468,6 +501,11 @@ export class RunEngine {
       return 'interrupted';
     }
     const stopped = stopRequestOf(run.signal);
+    if (threw === null && outcome instanceof RunWaits) {
+      // Waiting for a person while a stop arrived: the stop wins.
+      if (stopped !== null) return (await this.#settle(kind, run.record, { type: 'stopped', stopped }, { states: kind.liveStates, leaseHolder: instanceId })) ?? 'interrupted';
+      return this.#park(kind, run, outcome);
+    }
     let ending: RunEnding<unknown>;
     if (threw === null) ending = { type: 'completed', outcome, stopped };
     else if (stopped !== null) ending = { type: 'stopped', stopped };
@@ -482,17 +520,39 @@ export class RunEngine {
     return (await this.#settle(kind, run.record, ending, { states: kind.liveStates, leaseHolder: instanceId })) ?? 'interrupted';
   }
 
+  /**
+   * Parks a run that waits for a person: its kind's parked record stored with the lease released (its
+   * slot is given back when its execution ends), then — a decision may have landed before the park
+   * was written — woken at once if its approval was decided meanwhile.
+   */
+  async #park(kind: RunKind, run: LiveRunHandle, waits: RunWaits): Promise<string> {
+    const waiting = kind.waiting;
+    if (waiting === undefined) throw new Error(`run kind ${kind.collection} returned RunWaits but cannot wait`);
+    const settling = this.#settling(run.record, { states: kind.liveStates, leaseHolder: this.#options.instanceId });
+    const parked = await waiting.park(settling, waits);
+    const done = await settling.commit({ events: parked.events, record: { patch: { state: waiting.state, data: parked.data, lease: null } }, ...(parked.outbox === undefined ? {} : { outbox: parked.outbox }) });
+    if (!done.committed || done.record === undefined) return 'interrupted';
+    this.#options.log.info({ collection: run.key.collection, jobId: run.key.id, approvalId: waits.approvalId }, 'run parked for a decision');
+    const early = await waiting.decided(done.record);
+    if (early !== undefined) await this.#wake(kind, done.record, early);
+    return waiting.state;
+  }
+
   /** Has the family write `ending` under `guard`; the final state written, or null when refused. */
   async #settle(kind: RunKind, record: StoredRecord, ending: RunEnding<unknown>, guard: UpdateGuard): Promise<string | null> {
+    return kind.settle(this.#settling(record, guard), ending);
+  }
+
+  /** The run as a family writes its end (or its park) with: each commit under `guard`. */
+  #settling(record: StoredRecord, guard: UpdateGuard): SettlingRun<unknown> {
     const { storage } = this.#options;
     const key: RecordKey = { collection: record.collection, ownerId: record.ownerId, id: record.id };
-    const settling: SettlingRun<unknown> = {
+    return {
       key,
       record,
       now: storage.clock.now(),
       commit: (change) => storage.journal.commit(key, { ...change, record: { patch: change.record.patch, guard: { ...change.record.guard, ...guard } } }),
     };
-    return kind.settle(settling, ending);
   }
 
   #aliveHere(key: RecordKey): boolean {

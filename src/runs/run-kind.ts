@@ -1,21 +1,62 @@
 // What a family (bundles, workflows, evals) tells the run engine about its runs, and nothing more:
 // where their records live, which states are live, its dispatch lane, how a run begins, how it
-// executes and how its end is written. Everything else of a run's lifecycle is the engine's
-// (run-engine.ts): the Queued → Running compare-and-set, leases and the fence on a lost one,
-// cancellation, takeover, and which end a stopped run gets, if any (decision 1101).
-import type { JournalChange, RecordKey, StoredRecord, CommitResult } from '../platform/storage/index.js';
+// executes, how its end is written, and — for a family whose runs wait for a person out of memory —
+// what a parked run stores and what it resumes with. Everything else of a run's lifecycle is the
+// engine's (run-engine.ts): the Queued → Running compare-and-set, leases and the fence on a lost one,
+// cancellation, takeover, parking and waking, and which end a stopped run gets, if any (decisions
+// 1101, 3701).
+import type { JournalChange, OutboxEntry, RecordKey, StoredRecord, CommitResult } from '../platform/storage/index.js';
 import type { LiveRun } from './live-run.js';
 import type { LaneOptions } from './run-lane.js';
+import type { CancelCause } from './stop-reasons.js';
 
 /** What `execute` returns when it stopped early because the host is draining: nothing is settled here. */
 export const INTERRUPTED: unique symbol = Symbol('interrupted');
 export type Interrupted = typeof INTERRUPTED;
 
-/** A stop someone asked for, and the caller-safe words it came with. */
+/**
+ * What `execute` returns when the run waits for a person's decision on approval `approvalId` (the
+ * approval is stored): the engine parks the run — its slot given back, its lease released, the kind's
+ * `waiting.park` state stored — until a decision wakes it (`RunEngine.decided`). `checkpoint` is what
+ * the kind needs to store to go on from there.
+ */
+export class RunWaits<W = unknown> {
+  constructor(
+    readonly approvalId: string,
+    readonly checkpoint: W,
+  ) {}
+}
+
+/** A person's decision (or an approval's expiry) as it wakes the run waiting on it. */
+export interface RunDecision {
+  readonly approvalId: string;
+  readonly outcome: 'approved' | 'rejected' | 'expired';
+  /** Who approved, as the audit line names them (null unless approved). */
+  readonly by: string | null;
+}
+
+/** The parked record a kind stores for a run that waits: its data, and the events and outbox written with it. */
+export interface ParkedChange<D> {
+  readonly data: D;
+  readonly events: readonly unknown[];
+  readonly outbox?: readonly OutboxEntry[];
+}
+
+/** How a kind's runs wait out of memory (bundle runs): the state they are stored in while parked, and its data. */
+export interface RunWaiting<D, W> {
+  /** The live state of a parked run: it executes nowhere and holds no lease; a cancel ends it at once. */
+  readonly state: string;
+  /** The record change that parks a run that returned `waits` (the engine adds the state, the lease release and its guard). */
+  park(run: SettlingRun<D>, waits: RunWaits<W>): Promise<ParkedChange<D>>;
+  /** The data a parked run resumes with once `decision` is in; null when it does not wait on that approval. */
+  resume(record: StoredRecord<D>, decision: RunDecision): D | null;
+  /** The decision on the approval a just-parked run waits on, when one arrived before it was parked; undefined while undecided. */
+  decided(record: StoredRecord<D>): Promise<RunDecision | undefined>;
+}
+
+/** A stop someone asked for: a caller's cancel, a stream client too slow to read, or the host stopping. */
 export interface StopRequest {
-  readonly cause: 'cancelled' | 'host-stopping';
-  /** The cancel's caller-safe reason (null: the family's default wording). */
-  readonly reason: string | null;
+  readonly cause: CancelCause | 'host-stopping';
 }
 
 /** How a run ended, as the engine tells the family to write it. */
@@ -41,14 +82,14 @@ export interface SettlingRun<D> {
   commit<T>(change: JournalChange<T, D> & { readonly record: NonNullable<JournalChange<T, D>['record']> }): Promise<CommitResult<D>>;
 }
 
-export interface RunKind<D = unknown, R = unknown> {
+export interface RunKind<D = unknown, R = unknown, W = unknown> {
   readonly collection: string;
   readonly liveStates: readonly string[];
   /**
-   * Live states in which the run executes nowhere and holds no lease (a bundle run parked for a
-   * person's decision): a cancel ends it at once, like a run still Queued.
+   * How runs that wait for a person are parked and woken; absent: `execute` never returns `RunWaits`
+   * (a workflow run waits on its gate in place, Blocked, and hears a decision as a message).
    */
-  readonly idleStates?: readonly string[];
+  readonly waiting?: RunWaiting<D, W>;
   readonly lane: LaneOptions;
   /**
    * The record change that begins execution here: from Queued (Queued → Running), or from a live state
@@ -57,8 +98,11 @@ export interface RunKind<D = unknown, R = unknown> {
   begin(record: StoredRecord<D>, now: number): { readonly state: string; readonly data: D } | null;
   /** Whether a run whose lease lapsed is executed again here (from its checkpoints), else settled `abandoned`. */
   resumes(record: StoredRecord<D>): boolean;
-  /** Drives the begun run to its outcome; returns INTERRUPTED when it stopped early because `run.draining` aborted. */
-  execute(run: LiveRun<D>): Promise<R | Interrupted>;
+  /**
+   * Drives the begun run to its outcome; returns INTERRUPTED when it stopped early because
+   * `run.draining` aborted, and RunWaits when it waits for a person (only with `waiting`).
+   */
+  execute(run: LiveRun<D>): Promise<R | Interrupted | RunWaits<W>>;
   /** Writes the run's end; resolves with the final state written, or null when the guard refused it. */
   settle(run: SettlingRun<D>, ending: RunEnding<R>): Promise<string | null>;
   /**

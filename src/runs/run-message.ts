@@ -1,12 +1,14 @@
-// Messages between instances about one run, typed: what a cancel or a decided approval says to the
-// instance executing the run. Sent as JSON on the run's signal topic; anything else heard there is
+// Messages between instances about one run, typed: what a cancel (and its cause) or a decided approval
+// says to the instance executing the run. Sent as JSON on the run's signal topic; anything else heard there is
 // ignored (a hint from a newer or older build is never misread).
 
+import type { CancelCause } from './stop-reasons.js';
+
 export type RunMessage =
-  | { readonly type: 'cancel'; readonly reason: string | null }
+  | { readonly type: 'cancel'; readonly cause: CancelCause }
   | { readonly type: 'approval-decided'; readonly approvalId: string };
 
-/** At most the signal bus's message length: reasons and ids are short, service-written strings. */
+/** At most the signal bus's message length: causes and ids are short, service-written strings. */
 export function encodeRunMessage(message: RunMessage): string {
   return JSON.stringify(message);
 }
@@ -19,8 +21,9 @@ export function decodeRunMessage(text: string): RunMessage | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { type, reason, approvalId } = value as Record<string, unknown>;
-  if (type === 'cancel') return { type, reason: typeof reason === 'string' ? reason : null };
+  const { type, cause, approvalId } = value as Record<string, unknown>;
+  // A cancel from an older build carried reason text instead of a cause: a plain cancel.
+  if (type === 'cancel') return { type, cause: cause === 'client-too-slow' ? cause : 'cancelled' };
   if (type === 'approval-decided' && typeof approvalId === 'string') return { type, approvalId };
   return undefined;
 }

@@ -1,22 +1,22 @@
-// Why a run's signal was aborted, as typed reasons: the caller cancelled it (with a caller-safe
-// reason, or the family's default wording), the host is stopping, or this instance lost the run's
-// lease to a takeover. The engine turns them into a run's ending (run-kind.ts); families read only
-// the signal's `aborted`.
+// Why a run's signal was aborted, as typed causes: the caller cancelled it, its stream client stopped
+// reading (the stream was dropped, and the run with it), the host is stopping, or this instance lost
+// the run's lease to a takeover. The engine turns them into a run's ending (run-kind.ts); families read
+// the cause from the ending, never from a message text.
 
-export type StopCause = 'cancelled' | 'host-stopping' | 'lease-lost';
+/** What a caller may stop a run for (engine.cancel, and the cancel message between instances). */
+export type CancelCause = 'cancelled' | 'client-too-slow';
+export type StopCause = CancelCause | 'host-stopping' | 'lease-lost';
 
 export class RunStopped extends DOMException {
   readonly stop: StopCause;
-  /** A cancel's caller-safe reason (null: the family's default). */
-  readonly callerReason: string | null;
-  constructor(stop: StopCause, message: string, callerReason: string | null = null) {
+  constructor(stop: StopCause, message: string) {
     super(message, 'AbortError');
     this.stop = stop;
-    this.callerReason = callerReason;
   }
 }
 
-export const cancelledByCaller = (reason?: string): RunStopped => new RunStopped('cancelled', reason ?? 'The run was cancelled.', reason ?? null);
+export const cancelledBy = (cause: CancelCause): RunStopped =>
+  new RunStopped(cause, cause === 'client-too-slow' ? 'The stream client stopped reading.' : 'The run was cancelled.');
 export const hostStopping = (): RunStopped => new RunStopped('host-stopping', 'The host is shutting down.');
 export const leaseLost = (): RunStopped => new RunStopped('lease-lost', 'Another instance took this run over.');
 

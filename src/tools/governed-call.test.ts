@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/log/index.js';
 import { ServiceMetrics } from '../platform/metrics/index.js';
 import { resolveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
-import { GovernedCalls, TOOL_CALL_REJECTED, TOOL_FAILURE_MESSAGE, type ApprovalAsk, type ApprovalVerdict, type GovernedCallRequest } from './governed-call.js';
+import { GovernedCalls, TOOL_FAILURE_MESSAGE, type ApprovalAsk, type ApprovalVerdict, type GovernedCallRequest } from './governed-call.js';
 import { ParameterValidator } from './parameter-validator.js';
 import { ToolRegistry } from './registry.js';
 import { toolBusy, toolFailure, toolSuccess, type Tool } from './tool.js';
@@ -233,14 +233,17 @@ describe('a call a person must approve (DESIGN.md §13)', () => {
     expect(decisions()).toEqual([expect.objectContaining({ verdict: 'allowed', denial: null, reason: expect.stringMatching(/approved by Vera$/) })]);
   });
 
-  it('denies a rejected or expired call with the rejection text, never running it', async () => {
+  it('answers a rejected call as rejected and an expired one as expired, never running either', async () => {
     let ran = 0;
     const { calls, decisions, samples } = governed([tool('echo', async () => (ran++, toolSuccess('ok')))], { approvalsEnabled: true });
-    for (const verdict of [{ approved: false, expired: false }, { approved: false, expired: true }] as const) {
+    for (const [verdict, status] of [
+      [{ approved: false, expired: false }, 'rejected'],
+      [{ approved: false, expired: true }, 'expired'],
+    ] as const) {
       await expect(calls.call(request('echo', 'say', {}, { envelope: supervised, supervisor: asking(verdict).supervisor }))).resolves.toEqual({
-        status: 'denied',
-        denial: 'approval',
-        reason: TOOL_CALL_REJECTED,
+        status,
+        tool: expect.objectContaining({ descriptor: expect.objectContaining({ name: 'echo' }) }),
+        operation: 'say',
       });
     }
     expect(ran).toBe(0);
@@ -249,6 +252,16 @@ describe('a call a person must approve (DESIGN.md §13)', () => {
       ['denied', 'approval', 'denied: the approval expired undecided'],
     ]);
     expect(samples()).toEqual([expect.objectContaining({ labels: expect.objectContaining({ outcome: 'denied', rule: 'approval' }), value: 2 })]);
+  });
+
+  it('answers a call its supervisor parks as parked, running nothing and writing no line yet', async () => {
+    let ran = 0;
+    const { calls, decisions, samples } = governed([tool('echo', async () => (ran++, toolSuccess('ok')))], { approvalsEnabled: true });
+    const supervisor = { ask: async () => ({ parked: 'ap-1' }) };
+    await expect(calls.call(request('echo', 'say', {}, { envelope: supervised, supervisor }))).resolves.toEqual({ status: 'parked', approvalId: 'ap-1' });
+    expect(ran).toBe(0);
+    expect(decisions()).toEqual([]);
+    expect(samples()).toEqual([]);
   });
 
   it('refuses bad arguments without asking anyone, and denies a call whose surface cannot wait', async () => {

@@ -1,15 +1,18 @@
 // The one governed tool call, used by direct invocation, bundle runs, workflow steps and eval runs
 // alike: look the tool up in the caller's envelope → the policy (autonomy ceiling, data
 // classification) → the call's operation and parameters → run it (one call at a time per owner for
-// a tool that is not concurrency-safe) → an outcome: succeeded, failed, denied or refused. Every
+// a tool that is not concurrency-safe) → an outcome: succeeded, failed, denied, refused, or — for a
+// call a person decides — rejected, expired or parked (a closed union each surface switches on). Every
 // call, whatever its surface and outcome, writes exactly one `tool.call.decided` audit line (at the
 // policy decision; a tool that is not granted is such a decision too) and one metric sample; with
 // tracing on, a found tool is an `execute_tool {tool}` span. Each surface maps the outcome to its
 // own answer (a 403, a failed step, a message the model is told); none decides anything itself.
 // Denials have no override. A call the envelope lets run only once a person approves it (DESIGN.md
 // §13) is asked of the surface's supervisor, after its arguments are checked; its one line is written
-// with the person's verdict. A surface with no supervisor (direct invocation, eval runs) cannot wait
-// for a person: such a call is denied (`approval`).
+// with the person's verdict. A supervisor that cannot wait in place (a bundle run, which its run engine
+// parks) answers `parked`: nothing ran and no line is written until the call is made again with the
+// verdict. A surface with no supervisor (direct invocation, eval runs) cannot wait for a person: such
+// a call is denied (`approval`).
 import { decideExecution, type ApprovalRule, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { promiseOf } from '../platform/promise/index.js';
@@ -42,24 +45,20 @@ export interface ApprovalAsk {
 export type ApprovalVerdict = { readonly approved: true; readonly by: string } | { readonly approved: false; readonly expired: boolean };
 
 /**
- * Where a surface that can wait asks a person. `ask` resolves with the verdict once there is one; a
- * surface that parks the whole run instead (a bundle run) rejects, and the call is made again with the
- * stored verdict when the run resumes.
+ * The call waits for a person and its run stops here (the approval `parked` is stored). No decision
+ * line is written yet: it is, once, when the call is made again with the verdict.
  */
-export interface Supervisor {
-  ask(ask: ApprovalAsk): Promise<ApprovalVerdict>;
+export interface CallParked {
+  readonly parked: string;
 }
 
 /**
- * What a parking supervisor rejects with: the call waits for a person and its run stops here; the
- * approval is stored. No decision line is written yet: it is, once, when the call is made again with
- * the verdict.
+ * Where a surface that can wait asks a person. `ask` resolves with the verdict once there is one, or
+ * — a surface whose whole run waits instead (a bundle run, parked by the run engine) — with `parked`;
+ * the call is then made again with the stored verdict when the run resumes.
  */
-export class CallParked extends Error {
-  override readonly name = 'CallParked';
-  constructor(readonly approvalId: string) {
-    super('the tool call waits for a person’s decision');
-  }
+export interface Supervisor {
+  ask(ask: ApprovalAsk): Promise<ApprovalVerdict | CallParked>;
 }
 
 export const TOOL_FAILURE_MESSAGE = 'The tool failed.';
@@ -120,7 +119,20 @@ export type GovernedCallOutcome =
   /** `busy`: the tool refused the call at once, nothing run, because too much work waits for it. */
   | { readonly status: 'failed'; readonly tool: Tool; readonly operation: string; readonly error: string; readonly busy?: true }
   | { readonly status: 'denied'; readonly denial: GovernorDenial; readonly reason: string }
-  | { readonly status: 'refused'; readonly tool: Tool; readonly refusal: CallRefusal };
+  | { readonly status: 'refused'; readonly tool: Tool; readonly refusal: CallRefusal }
+  /** A person rejected the call (audited as an `approval` denial); nothing ran. */
+  | { readonly status: 'rejected'; readonly tool: Tool; readonly operation: string }
+  /** The call's approval expired undecided (audited as an `approval` denial); nothing ran. */
+  | { readonly status: 'expired'; readonly tool: Tool; readonly operation: string }
+  /** The call waits for the person deciding approval `approvalId`; nothing ran and nothing was audited yet. */
+  | { readonly status: 'parked'; readonly approvalId: string };
+
+/** A denial as the governor decides it; `asked`, when a person's verdict denied it. */
+interface Denial {
+  readonly denial: GovernorDenial;
+  readonly reason: string;
+  readonly asked?: 'rejected' | 'expired';
+}
 
 /** Runs a granted, checked call in place of the tool's own invoke (a workflow's retrieval plan reads the index whole). */
 export type CallExecution = (tool: Tool, input: ToolInput, context: ToolCallContext) => Promise<ToolResult>;
@@ -230,7 +242,7 @@ export class GovernedCalls {
       name,
       this.#approvalsEnabled ? { approvalsEnabled: true, riskTier: tool.descriptor.riskTier, requireApproval: request.requireApproval ?? null } : undefined,
     );
-    let denial: { readonly denial: GovernorDenial; readonly reason: string } | null = null;
+    let denial: Denial | null = null;
     if (!decision.allowed) {
       denial = { denial: decision.reason === 'autonomy-below-autonomous' ? 'autonomy' : 'not-granted', reason: decision.rule };
     } else if ((!tool.descriptor.isReadOnly || tool.descriptor.reachesNetwork) && containsSecret(input.parameters)) {
@@ -244,10 +256,11 @@ export class GovernedCalls {
     if (denial === null && refusal === null && decision.approval !== undefined && request.supervisor !== undefined) {
       // A person decides; the line is written with their verdict.
       const rule = decision.approval;
-      return request.supervisor.ask({ tool, operation: input.operation, parameters: input.parameters, rule }).then((verdict) => {
+      return request.supervisor.ask({ tool, operation: input.operation, parameters: input.parameters, rule }).then((verdict): Promise<GovernedCallOutcome> => {
+        if ('parked' in verdict) return Promise.resolve({ status: 'parked', approvalId: verdict.parked });
         if (verdict.approved) return this.#decided(request, tool, input, operation, span, execution, `${decision.rule}; approved by ${verdict.by}`, null, null);
         const reason = verdict.expired ? 'denied: the approval expired undecided' : 'denied: rejected by an approver';
-        return this.#decided(request, tool, input, operation, span, execution, reason, { denial: 'approval', reason: TOOL_CALL_REJECTED }, null);
+        return this.#decided(request, tool, input, operation, span, execution, reason, { denial: 'approval', reason: TOOL_CALL_REJECTED, asked: verdict.expired ? 'expired' : 'rejected' }, null);
       });
     }
     return this.#decided(request, tool, input, operation, span, execution, denial === null ? decision.rule : denial.reason, denial, refusal);
@@ -262,7 +275,7 @@ export class GovernedCalls {
     span: Span | undefined,
     execution: CallExecution | undefined,
     rule: string,
-    denial: { readonly denial: GovernorDenial; readonly reason: string } | null,
+    denial: Denial | null,
     refusal: CallRefusal | null,
   ): Promise<GovernedCallOutcome> {
     const name = tool.descriptor.name;
@@ -284,7 +297,8 @@ export class GovernedCalls {
     if (denial !== null) {
       span?.setAttribute('portcullis.governance.denial', denial.denial);
       this.#metrics?.denied(name, request.surface, denial.denial);
-      return Promise.resolve({ status: 'denied', ...denial });
+      if (denial.asked !== undefined) return Promise.resolve({ status: denial.asked, tool, operation: input.operation });
+      return Promise.resolve({ status: 'denied', denial: denial.denial, reason: denial.reason });
     }
     if (refusal !== null) {
       this.#metrics?.refused(tool, request.surface);

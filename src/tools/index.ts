@@ -7,7 +7,7 @@ export {
   GovernedCalls,
   TOOL_FAILURE_MESSAGE,
   TOOL_CALL_REJECTED,
-  CallParked,
+  type CallParked,
   type ApprovalAsk,
   type ApprovalVerdict,
   type Supervisor,

@@ -56,8 +56,7 @@ export async function invokeTool(deps: InvokeDependencies, invocation: Invocatio
   const envelope = deps.access.authorize(principal, 'tools.invoke', { surfaceEnabled: invocation.surfaceEnabled ?? deps.config.enabled });
 
   // An in-process slot store answers at once: no turn of the event loop for it.
-  const acquired = deps.slots.tryAcquire(principal.ownerId);
-  const lease = acquired instanceof Promise ? await acquired : acquired;
+  const lease = deps.slots.answersAtOnce ? deps.slots.tryAcquireNow(principal.ownerId) : await deps.slots.tryAcquire(principal.ownerId);
   if (lease === null) throw rateLimitedProblem(1, 'This caller already has the maximum number of invocations executing.');
   const timeoutMs = Math.round((invocation.timeoutSeconds ?? deps.config.defaultTimeoutSeconds) * 1000);
   const deadline = new InvocationDeadline(invocation.onClientGone, timeoutMs);
@@ -67,6 +66,11 @@ export async function invokeTool(deps: InvokeDependencies, invocation: Invocatio
       case 'denied':
         // Not granted (or not directly invocable) reads like nonexistent; any other refusal is the 403.
         if (outcome.denial === 'not-granted') throw new ProblemError('not-found', TOOL_NOT_FOUND_DETAIL);
+        throw new ProblemError('forbidden', INVOKE_FORBIDDEN_DETAIL);
+      case 'rejected':
+      case 'expired':
+      case 'parked':
+        // A direct call has no supervisor, so no person ever decides it: a call that needs one is denied above.
         throw new ProblemError('forbidden', INVOKE_FORBIDDEN_DETAIL);
       case 'refused': {
         const refusal = outcome.refusal;

@@ -7,7 +7,7 @@ import type { WorkflowsConfig } from '../platform/config/types.js';
 import type { Storage } from '../platform/storage/index.js';
 import type { RunEngine } from '../runs/index.js';
 import type { AccessPolicy } from '../platform/access/index.js';
-import type { Approvals } from '../approvals/index.js';
+import { decisionOf, type Approvals } from '../approvals/index.js';
 import { DefinitionStore } from './definition/definition-store.js';
 import { DefinitionService } from './definition-service.js';
 import type { Timers } from './engine/timers.js';
@@ -49,8 +49,11 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
   const { events } = deps;
   const executor = new WorkflowRunExecutor({ runs: runStore, approvals, events, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
   engine.register(workflowRunKind({ runs: runStore, approvals, events, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
-  // A decision made through any instance reaches the run wherever it executes.
-  approvals.onDecided('workflow', (approval, ownerId) => engine.notify(workflowRunKey({ ownerId }, approval.jobId), { type: 'approval-decided', approvalId: approval.approvalId }));
+  // A decision made through any instance wakes the run through the engine, wherever it executes.
+  approvals.onDecided('workflow', async (approval, ownerId) => {
+    const decision = decisionOf(approval);
+    if (decision !== undefined) await engine.decided(workflowRunKey({ ownerId }, approval.jobId), decision);
+  });
   const definitions = new DefinitionService({
     store,
     hasLiveRun: (owner, workflowId) => runStore.hasLiveRun(owner, workflowId),

@@ -1,12 +1,13 @@
 // The `executeTool` an agent conversation is given (bundle runs, delegated sub-agents, eval cases):
 // every tool call the model asks for — a tool it was offered or not, arguments well-formed or not —
 // is one governed call on the caller's surface, and its outcome is mapped to what the agent loop
-// tells the model: denied, refused (with a host-written reason the model can act on, never tool or
-// exception text), failed (the detail goes to the log only) or the tool's output.
+// tells the model: denied (or rejected by a person, or expired undecided), refused (with a host-written
+// reason the model can act on, never tool or exception text), failed (the detail goes to the log
+// only), the tool's output, or — the call waits for a person — awaiting approval.
 import type { ExecuteTool, ToolExecution } from '../loop/index.js';
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { redactText } from '../../platform/redaction/index.js';
-import { CallParked, TOOL_CALL_REJECTED, type GovernedCalls, type GovernedSurface, type Supervisor } from '../../tools/governed-call.js';
+import type { GovernedCalls, GovernedSurface, Supervisor } from '../../tools/governed-call.js';
 import type { ConversationScope } from '../../tools/tool.js';
 
 export interface AgentToolExecutorOptions {
@@ -29,31 +30,30 @@ export function agentToolExecutor(options: AgentToolExecutorOptions): ExecuteToo
   const { calls, surface, ownerId, envelope, conversation, log } = options;
   return async (call, signal): Promise<ToolExecution> => {
     const input = { operation: call.operation, parameters: call.parameters };
-    let outcome;
-    try {
-      outcome = await calls.call({
-        surface,
-        ownerId,
-        envelope,
-        toolName: call.name,
-        input: () => input,
-        signal,
-        callId: call.toolCallId,
-        ...(conversation === undefined ? {} : { conversation }),
-        ...(options.supervisorFor === undefined ? {} : { supervisor: options.supervisorFor(call.toolCallId) }),
-        ...(options.requireApproval === undefined ? {} : { requireApproval: options.requireApproval }),
-      });
-    } catch (error) {
-      // The run stops here for a person's decision (the approval is stored); it is resumed with it.
-      if (error instanceof CallParked) return { status: 'awaiting-approval', approvalId: error.approvalId };
-      throw error;
-    }
+    const outcome = await calls.call({
+      surface,
+      ownerId,
+      envelope,
+      toolName: call.name,
+      input: () => input,
+      signal,
+      callId: call.toolCallId,
+      ...(conversation === undefined ? {} : { conversation }),
+      ...(options.supervisorFor === undefined ? {} : { supervisor: options.supervisorFor(call.toolCallId) }),
+      ...(options.requireApproval === undefined ? {} : { requireApproval: options.requireApproval }),
+    });
     const where = { surface, tool: call.name, operation: call.operation, toolCallId: call.toolCallId };
     switch (outcome.status) {
       case 'succeeded':
         return { status: 'succeeded', output: outcome.output };
       case 'denied':
-        return outcome.denial === 'approval' && outcome.reason === TOOL_CALL_REJECTED ? { status: 'denied', rejected: true } : { status: 'denied' };
+        return { status: 'denied' };
+      case 'rejected':
+      case 'expired':
+        return { status: 'denied', rejected: true };
+      case 'parked':
+        // The run stops here for a person's decision (the approval is stored); it is resumed with it.
+        return { status: 'awaiting-approval', approvalId: outcome.approvalId };
       case 'refused': {
         const { refusal, tool } = outcome;
         const name = tool.descriptor.name;

@@ -4,7 +4,7 @@ import type { RunStream } from '../runs/run-stream.js';
 
 export function onThread(stream: RunStream, threadId: string): RunStream {
   return {
-    cancel: (reason) => stream.cancel(reason),
+    cancel: (cause) => stream.cancel(cause),
     release: () => stream.release(),
     frames: async function* (signal, finish) {
       for await (const logged of stream.frames(signal, finish)) {

@@ -3,29 +3,26 @@
 // conversation under the envelope captured at start-run, every frame appended to the run's journal
 // (so a stream on any instance follows it); the conversation's new messages written back while the run
 // is still this instance's. A tool call a person must approve (DESIGN.md §13) opens an approval through
-// the approval contract and parks the run: it returns where its conversation stopped, and the run kind
-// writes it Parked (no lease, no slot, nothing in memory). Once decided, the run is executed again from
-// that checkpoint — on whichever instance the decision reached — and the waiting call is made again
-// with the verdict first. Returns what came of it; how the run ends is written by the run kind's settle
-// (bundle-run-kind.ts), and a cancel, a crash or a stopping host reaches it through the engine.
-import type { Approvals, ApprovalData } from '../../approvals/index.js';
+// the approval contract, and the run waits: it returns RunWaits with where its conversation stopped,
+// and the run engine parks it (no lease, no slot, nothing in memory; the run kind says what is
+// stored). Once decided, the engine resumes it — on whichever instance the decision reached — and it
+// is executed again from that checkpoint, the waiting call made again with the verdict first. Returns
+// what came of it; how the run ends is written by the run kind's settle (bundle-run-kind.ts), and a
+// cancel, a crash or a stopping host reaches it through the engine.
+import type { Approvals, BundleToolCallApproval } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { narrowEnvelope, NO_BUDGET } from '../../platform/envelope/index.js';
 import { redactText } from '../../platform/redaction/index.js';
-import type { LiveRun } from '../../runs/index.js';
+import { RunWaits, type LiveRun } from '../../runs/index.js';
 import type { AgentRuntime, ConversationOutcome } from '../../agent/index.js';
-import { CallParked, type Supervisor } from '../../tools/index.js';
+import type { Supervisor } from '../../tools/index.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
 import type { BundleRunRecord, ParkedConversation, RunOutcome, RunUsage, RunningRun, WaitingCall } from './run-record.js';
 import { costUsd, type Pricing } from '../../platform/spend/index.js';
 
 /** What executing a bundle run came to. */
-export type BundleOutcome =
-  | { readonly type: 'conversed'; readonly result: RunOutcome; readonly usage: RunUsage }
-  | { readonly type: 'handle-expired' }
-  /** Stopped for a person's decision on `parked.waiting`; the approval is stored. */
-  | { readonly type: 'parked'; readonly parked: ParkedConversation };
+export type BundleOutcome = { readonly type: 'conversed'; readonly result: RunOutcome; readonly usage: RunUsage } | { readonly type: 'handle-expired' };
 
 export interface BundleRunExecutorOptions {
   readonly handles: HandleStore;
@@ -47,7 +44,8 @@ export class BundleRunExecutor {
     this.#options = options;
   }
 
-  async execute(live: LiveRun<BundleRunRecord>): Promise<BundleOutcome> {
+  /** What came of the run, or — stopped for a person's decision on `checkpoint.waiting`, its approval stored — that it waits. */
+  async execute(live: LiveRun<BundleRunRecord>): Promise<BundleOutcome | RunWaits<ParkedConversation>> {
     const { handles, conversations, runtime } = this.#options;
     const run = live.record.data as RunningRun;
     live.emit({ type: 'RUN_STARTED', threadId: run.handle, runId: run.jobId });
@@ -77,7 +75,7 @@ export class BundleRunExecutor {
         ...(resumed === undefined ? {} : { resume: { checkpoint: resumed.checkpoint, delegatedUsage: resumed.delegatedUsage } }),
       });
       const waiting = supervision.waiting();
-      if (outcome.parked !== undefined && waiting !== undefined) return { type: 'parked', parked: parkedOf(outcome, waiting) };
+      if (outcome.parked !== undefined && waiting !== undefined) return new RunWaits(waiting.approvalId, parkedOf(outcome, waiting));
       const { newMessages, usage, parked: _parked, ...result } = outcome;
       const session = conversation;
       await live.whileOwned(() => session.commit(newMessages, usage.inputTokens + usage.outputTokens));
@@ -104,12 +102,10 @@ export class BundleRunExecutor {
           const now = clock.now();
           const name = ask.tool.descriptor.name;
           const text = redactText(JSON.stringify(ask.parameters));
-          const approval: ApprovalData = {
+          const approval: BundleToolCallApproval = {
             approvalId: ids.opaque(),
-            workflowId: '',
             jobId: run.jobId,
             stepId: toolCallId,
-            stepName: '',
             message: `The agent asks to call ${name} (${ask.operation}).`,
             createdAt: now,
             deadline: approvals.deadline(now, undefined),
@@ -134,7 +130,7 @@ export class BundleRunExecutor {
           // Fenced (another instance took the run, or the host is stopping): nothing was stored; stop here.
           if (opened !== true) throw live.signal.reason ?? new Error('the run is no longer this instance’s');
           waiting = { approvalId: approval.approvalId, toolCallId, tool: name, operation: ask.operation, createdAt: now, expiresAt: approval.deadline };
-          throw new CallParked(approval.approvalId);
+          return { parked: approval.approvalId };
         },
       }),
     };

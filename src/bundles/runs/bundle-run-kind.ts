@@ -4,17 +4,20 @@
 // here; one that was Running on a dead (or stopped) instance ends Failed with DESIGN §11's "The host
 // executing this run stopped." (its tools may have had effects); an unopened stream reservation ends
 // Failed as reclaimed. Settle writes the end and its terminal frame (RUN_FINISHED or RUN_ERROR) in one
-// commit, so a stream following the journal ends exactly once. A run that stopped for a person's
-// decision (DESIGN.md §13) is written Parked — still Running to its caller, no lease, no slot — with a
-// RUN_FINISHED frame carrying AG-UI's interrupt outcome, which ends a stream following it. Once decided,
-// the resumer (bundle-run-resumer.ts) makes it Queued again with a lease and a verdict, and it begins
-// here like any queued run; cancelled while parked, it ends at once and its approval is withdrawn.
-import type { RunEnding, RunKind, SettlingRun } from '../../runs/index.js';
+// commit, so a stream following the journal ends exactly once. A run that waits for a person's
+// decision (DESIGN.md §13) is parked by the run engine: this kind says what is stored — Parked, still
+// Running to its caller, the conversation's checkpoint — with a RUN_FINISHED frame carrying AG-UI's
+// interrupt outcome, which ends a stream following it. Once decided (on any instance), the engine
+// makes it Queued again with a lease and the verdict this kind puts in its record, and it begins like
+// any queued run; cancelled while parked, it ends at once and its approval is withdrawn.
+import { decisionOf, type Approvals } from '../../approvals/index.js';
+import type { RunDecision, RunEnding, RunKind, SettlingRun } from '../../runs/index.js';
+import type { ApprovalVerdict } from '../../tools/index.js';
 import type { BundleFrame } from './bundle-frame.js';
 import type { BundleOutcome, BundleRunExecutor } from './bundle-run-executor.js';
 import { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_HOST_STOPPED, RUN_RESERVATION_EXPIRED, RUN_STREAM_CLIENT_TOO_SLOW, RUN_UNHANDLED_EXCEPTION, type RunError } from './run-errors.js';
 import { isoInstant } from '../../platform/clock/index.js';
-import { isTerminal, type BundleRunRecord, type LiveRunRecord, type RunningRun, type TerminalRunRecord } from './run-record.js';
+import { isTerminal, type BundleRunRecord, type LiveRunRecord, type ParkedConversation, type RunningRun, type TerminalRunRecord } from './run-record.js';
 import { LIVE_STATES, PARKED, RUN_COLLECTION } from './bundle-run-store.js';
 import { failRun, startRun, succeedRun } from './run-transitions.js';
 import { bundleRunEvent } from './bundle-run-event.js';
@@ -25,17 +28,53 @@ export function bundleRunKind(options: {
   readonly maxConcurrent: number;
   readonly runRecordTtlMs: number;
   readonly log: { info(details: object, message: string): void };
-  /** After a run was written Parked: resume it at once if its approval was decided meanwhile. */
-  readonly parked: (run: RunningRun) => Promise<void>;
-  /** A parked run ended another way (cancelled): its approval is withdrawn. */
-  readonly withdraw: (run: RunningRun) => Promise<void>;
+  /** Where a parked run's approval is read (a decision before the park) and withdrawn (a cancel). */
+  readonly approvals: Approvals;
   /** Where bundle.run.awaiting_approval and bundle.run.finished are written with the change. */
   readonly events: EventOutbox;
-}): RunKind<BundleRunRecord, BundleOutcome> {
+}): RunKind<BundleRunRecord, BundleOutcome, ParkedConversation> {
+  const { approvals } = options;
   return {
     collection: RUN_COLLECTION,
     liveStates: LIVE_STATES,
-    idleStates: [PARKED],
+    waiting: {
+      state: PARKED,
+      park: async (run, waits) => {
+        const live = run.record.data as RunningRun;
+        const waiting: RunningRun = { ...live, parked: waits.checkpoint };
+        const { waiting: call } = waits.checkpoint;
+        const frame: BundleFrame = {
+          type: 'RUN_FINISHED',
+          threadId: live.handle,
+          runId: live.jobId,
+          outcome: {
+            type: 'interrupt',
+            interrupts: [
+              {
+                id: call.approvalId,
+                reason: 'tool_approval',
+                message: `The agent asks to call ${call.tool} (${call.operation}); a person decides.`,
+                toolCallId: call.toolCallId,
+                ...(call.expiresAt === null ? {} : { expiresAt: isoInstant(call.expiresAt) }),
+              },
+            ],
+          },
+        };
+        const outbox = await options.events.entriesFor(bundleRunEvent('bundle.run.awaiting_approval', run.key.ownerId, live, call.approvalId), run.now);
+        return { data: waiting, events: [frame], outbox };
+      },
+      resume: (record, decision) => {
+        const run = record.data;
+        if (run.status !== 'Running' || run.parked?.waiting.approvalId !== decision.approvalId) return null;
+        return { ...run, parked: { ...run.parked, verdict: verdictOf(decision) } };
+      },
+      decided: async (record) => {
+        const waiting = record.data.status === 'Running' ? record.data.parked?.waiting : undefined;
+        if (waiting === undefined) return undefined;
+        const approval = await approvals.store.get({ ownerId: record.ownerId }, waiting.approvalId);
+        return approval === undefined ? undefined : decisionOf(approval);
+      },
+    },
     lane: { maxConcurrent: options.maxConcurrent },
     begin: (record, now) => {
       if (record.data.status === 'Queued') return { state: 'Running', data: startRun(record.data, now) };
@@ -55,34 +94,8 @@ export function bundleRunKind(options: {
     settle: async (run, ending) => {
       const live = run.record.data;
       if (isTerminal(live)) return null;
-      if (ending.type === 'completed' && ending.outcome.type === 'parked' && live.status === 'Running' && ending.stopped === null) {
-        const waiting: RunningRun = { ...live, parked: ending.outcome.parked };
-        const { waiting: call } = ending.outcome.parked;
-        const frame: BundleFrame = {
-          type: 'RUN_FINISHED',
-          threadId: live.handle,
-          runId: live.jobId,
-          outcome: {
-            type: 'interrupt',
-            interrupts: [
-              {
-                id: call.approvalId,
-                reason: 'tool_approval',
-                message: `The agent asks to call ${call.tool} (${call.operation}); a person decides.`,
-                toolCallId: call.toolCallId,
-                ...(call.expiresAt === null ? {} : { expiresAt: isoInstant(call.expiresAt) }),
-              },
-            ],
-          },
-        };
-        const outbox = await options.events.entriesFor(bundleRunEvent('bundle.run.awaiting_approval', run.key.ownerId, live, call.approvalId), run.now);
-        const done = await run.commit({ events: [frame], record: { patch: { state: PARKED, data: waiting, lease: null } }, outbox });
-        if (!done.committed) return null;
-        options.log.info({ jobId: live.jobId, approvalId: call.approvalId }, 'bundle run parked for a decision');
-        await options.parked(waiting);
-        return PARKED;
-      }
-      if (live.status === 'Running' && live.parked !== undefined && live.parked.verdict === undefined) await options.withdraw(live);
+      // A parked run ended another way (cancelled): its approval is withdrawn.
+      if (live.status === 'Running' && live.parked !== undefined && live.parked.verdict === undefined) await withdraw(approvals, live);
       const { final, frame } = endOf(live, ending, run);
       const outbox = await options.events.entriesFor(bundleRunEvent('bundle.run.finished', run.key.ownerId, final), run.now);
       const done = await run.commit({ events: [frame], record: { patch: { state: final.status, data: final, lease: null, expiresAt: run.now + options.runRecordTtlMs } }, outbox });
@@ -105,21 +118,31 @@ function endOf(run: LiveRunRecord, ending: RunEnding<BundleOutcome>, settling: S
       // The handle went before the conversation could start: the run never started (SPEC.md's table);
       // one resumed after a decision had started.
       if (outcome.type === 'handle-expired') return failed(RUN_HANDLE_EXPIRED, now, run.status === 'Running' && run.parked !== undefined);
-      // Parked while a stop arrived: the stop wins.
-      if (outcome.type === 'parked') return failed(ending.stopped?.reason === RUN_STREAM_CLIENT_TOO_SLOW ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
       if (run.status !== 'Running') return failed(RUN_UNHANDLED_EXCEPTION);
       return { final: succeedRun(run, outcome.result, outcome.usage, now), frame: { type: 'RUN_FINISHED', threadId: run.handle, runId: run.jobId } };
     }
     case 'stopped':
       // A cancel (or, on a storage nobody else shares, the host stopping) ends it as cancelled; a
       // stream client that stopped reading says so.
-      return failed(ending.stopped.reason === RUN_STREAM_CLIENT_TOO_SLOW ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
+      return failed(ending.stopped.cause === 'client-too-slow' ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED);
     case 'crashed':
       return failed(RUN_UNHANDLED_EXCEPTION);
     case 'abandoned':
       if (run.status === 'Queued') return failed(RUN_RESERVATION_EXPIRED, Math.min(now, run.reservationExpiresAt ?? now));
       return failed(RUN_HOST_STOPPED);
   }
+}
+
+/** The verdict a decision gives the waiting call, as the run's record keeps it. */
+function verdictOf(decision: RunDecision): ApprovalVerdict {
+  return decision.outcome === 'approved' ? { approved: true, by: decision.by ?? 'an approver' } : { approved: false, expired: decision.outcome === 'expired' };
+}
+
+async function withdraw(approvals: Approvals, run: RunningRun): Promise<void> {
+  const waiting = run.parked?.waiting;
+  if (waiting === undefined) return;
+  const approval = await approvals.store.get({ ownerId: run.ownerId }, waiting.approvalId);
+  if (approval?.state === 'Pending') await approvals.withdraw(approval, run.ownerId);
 }
 
 /** A run a decision made Queued again (stored Queued, Running to its caller, with its verdict). */

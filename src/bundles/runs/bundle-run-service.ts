@@ -1,5 +1,7 @@
 // The bundle run use cases, framework-free: start a run (the STARTING caller's envelope, from the
-// access policy, captured in the record; admitted by the run engine under MaxActiveBundleRunsPerOwner),
+// access policy, captured in the record; started through the run engine's `startRun` like every
+// family's runs, under MaxActiveBundleRunsPerOwner — a background run leased here and dispatched, a
+// streamed one stored under the stream reservation until its stream claims it),
 // read and list runs, open a reserved run's stream (claimed and driven on this instance, its frames
 // followed from the run's journal), one AG-UI turn. An unopened stream reservation past
 // StreamReservationTtl ends as reclaimed (DESIGN §10), seen from any read; the run engine writes it.
@@ -79,15 +81,23 @@ export class BundleRunService {
       },
       reservationExpiresAt: stream ? now + config.streamReservationTtlMs : null,
     };
-    const lease = stream ? { holder: STREAM_RESERVATION, expiresAt: now + config.streamReservationTtlMs } : engine.lease(bundleRunKey(record));
-    const admitted = await runs.admit(record, config.maxActiveBundleRunsPerOwner, lease);
+    const reservation = stream ? { reserved: { holder: STREAM_RESERVATION, expiresAt: now + config.streamReservationTtlMs } } : {};
+    // Stored Queued (its poll says so until it begins), never begun at admission.
+    const admitted = await engine.startRun<BundleRunRecord>(
+      bundleRunKey(record),
+      { state: 'Queued', createdAt: now, data: record },
+      async (first) => {
+        const inserted = await runs.admit(record, config.maxActiveBundleRunsPerOwner, first.lease);
+        // Claimed only once the run is admitted, so a refused start never creates a conversation.
+        if (inserted.outcome === 'inserted' && conversationId !== null && !(await conversations.claim(principal, conversationId))) {
+          await runs.discard(record);
+          throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
+        }
+        return inserted;
+      },
+      { beginAtAdmission: false, ...reservation },
+    );
     if (admitted.outcome !== 'inserted') throw tooManyActiveRuns();
-    // Claimed only once the run is admitted, so a refused start never creates a conversation.
-    if (conversationId !== null && !(await conversations.claim(principal, conversationId))) {
-      await runs.discard(record);
-      throw new ProblemError('not-found', CONVERSATION_NOT_FOUND_DETAIL);
-    }
-    if (!stream) engine.dispatch(bundleRunKey(record), admitted.record);
     const statusUrl = `/api/bundles/${encodeURIComponent(found.handle)}/runs/${encodeURIComponent(jobId)}`;
     return { jobId, statusUrl, streamUrl: stream ? `${statusUrl}/stream` : null };
   }
@@ -137,7 +147,7 @@ export class BundleRunService {
         // The host stopped without the run ending here (it is left for another instance): say so.
         if (finish.aborted && !signal.aborted) yield { seq: 0, event: { type: 'RUN_ERROR', message: RUN_HOST_STOPPED } };
       },
-      cancel: (reason) => void engine.cancel(key, reason === undefined ? {} : { reason }).catch((err: unknown) => log.warn({ err, jobId }, 'cancelling a streamed run failed')),
+      cancel: (cause) => void engine.cancel(key, cause === undefined ? {} : { cause }).catch((err: unknown) => log.warn({ err, jobId }, 'cancelling a streamed run failed')),
       release: () => slot.release(),
     };
   }
@@ -154,7 +164,7 @@ export class BundleRunService {
       return { jobId: started.jobId, stream: onThread(stream, turn.threadId) };
     } catch (error) {
       const reserved = await this.#reservation(principal, handle, started.jobId);
-      if (reserved !== undefined) await this.#options.engine.endQueued(reserved, { type: 'stopped', stopped: { cause: 'cancelled', reason: null } }, { leaseHolder: STREAM_RESERVATION });
+      if (reserved !== undefined) await this.#options.engine.endQueued(reserved, { type: 'stopped', stopped: { cause: 'cancelled' } }, { leaseHolder: STREAM_RESERVATION });
       throw error;
     }
   }

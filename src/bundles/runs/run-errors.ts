@@ -19,10 +19,4 @@ export type RunError =
   | typeof RUN_HOST_STOPPED
   | typeof RUN_STREAM_CLIENT_TOO_SLOW;
 
-/** The error of a run stopped through its abort signal: the slow-reader text when that was the reason. */
-export function cancellationError(signal: AbortSignal): RunError {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error && reason.message === RUN_STREAM_CLIENT_TOO_SLOW ? RUN_STREAM_CLIENT_TOO_SLOW : RUN_CANCELLED;
-}
-
 export { NO_CHAT_MODEL_ERROR } from '../../agent/index.js';

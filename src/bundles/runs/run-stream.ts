@@ -2,7 +2,7 @@
 // cancel the run when the connection goes, and the caller's stream slot to give back at the end.
 import type { JournalEvent } from '../../platform/storage/index.js';
 import type { BundleFrame } from './bundle-frame.js';
-import type { RunError } from './run-errors.js';
+import type { CancelCause } from '../../runs/index.js';
 
 export interface RunStream {
   /**
@@ -11,8 +11,8 @@ export interface RunStream {
    * did not end here.
    */
   frames(signal: AbortSignal, finish: AbortSignal): AsyncGenerator<JournalEvent<BundleFrame>>;
-  /** Cancels the run (the connection closed, or `reason`); a no-op once it has ended. */
-  cancel(reason?: RunError): void;
+  /** Cancels the run (the connection closed; `client-too-slow` when it was dropped for not reading); a no-op once it has ended. */
+  cancel(cause?: CancelCause): void;
   /** Frees the caller's stream slot; idempotent. */
   release(): void;
 }

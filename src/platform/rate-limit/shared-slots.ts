@@ -4,6 +4,7 @@
 // Slots belong to this instance and lapse unless its heartbeat renews them, so a crash frees them.
 import type { SlotStore } from '../storage/index.js';
 import { immediateSlots, type ImmediateSlots } from '../storage/immediate-answers.js';
+import { promiseOf } from '../promise/index.js';
 import type { SlotLease } from './concurrency-slots.js';
 
 export interface SharedSlotsOptions {
@@ -29,22 +30,12 @@ export class SharedSlots {
     this.#immediate = immediateSlots(options.slots);
   }
 
-  /**
-   * A lease on one slot, or null when the key (anywhere) or this host is at its limit; at once when
-   * the store is in this process (Memory), else a promise. A store that fails rejects (or throws).
-   */
-  tryAcquire(key: string): SlotLease | null | Promise<SlotLease | null> {
+  /** A lease on one slot, or null when the key (anywhere) or this host is at its limit. A store that fails rejects. */
+  tryAcquire(key: string): Promise<SlotLease | null> {
+    if (this.#immediate !== undefined) return promiseOf(() => Promise.resolve(this.tryAcquireNow(key)));
     const o = this.#options;
-    if (this.#total >= (o.globalLimit ?? Number.POSITIVE_INFINITY)) return null;
+    if (this.#total >= (o.globalLimit ?? Number.POSITIVE_INFINITY)) return Promise.resolve(null);
     this.#total += 1;
-    if (this.#immediate !== undefined) {
-      try {
-        return this.#leaseOf(this.#immediate.acquire(o.kind, key, o.limitPerKey, o.holder, o.ttlMs));
-      } catch (error) {
-        this.#total -= 1;
-        throw error;
-      }
-    }
     return o.slots.acquire(o.kind, key, o.limitPerKey, o.holder, o.ttlMs).then(
       (taken) => this.#leaseOf(taken),
       (error: unknown) => {
@@ -52,6 +43,25 @@ export class SharedSlots {
         throw error;
       },
     );
+  }
+
+  /** Whether the slot store is in this process (Memory), so `tryAcquireNow` can answer without a promise. */
+  get answersAtOnce(): boolean {
+    return this.#immediate !== undefined;
+  }
+
+  /** `tryAcquire` answered at once, for a request path that waits on no promise; only when `answersAtOnce`. */
+  tryAcquireNow(key: string): SlotLease | null {
+    const o = this.#options;
+    if (this.#immediate === undefined) throw new Error(`the ${o.kind} slots are not in this process`);
+    if (this.#total >= (o.globalLimit ?? Number.POSITIVE_INFINITY)) return null;
+    this.#total += 1;
+    try {
+      return this.#leaseOf(this.#immediate.acquire(o.kind, key, o.limitPerKey, o.holder, o.ttlMs));
+    } catch (error) {
+      this.#total -= 1;
+      throw error;
+    }
   }
 
   #leaseOf(id: string | null): SlotLease | null {

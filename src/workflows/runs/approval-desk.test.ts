@@ -3,7 +3,7 @@
 // rejection, and withdraws what is left when the run stops; writes nothing once the run is fenced.
 // Decisions are compare-and-set: exactly one wins.
 import { describe, expect, it } from 'vitest';
-import { Approvals, ApprovalStore, decided, type ApprovalData } from '../../approvals/index.js';
+import { Approvals, ApprovalStore, decided, isWorkflowApproval, type WorkflowApproval } from '../../approvals/index.js';
 import { NO_AUDIT } from '../../platform/audit/index.js';
 import { ManualClock, sequentialIds } from '../../platform/clock/index.js';
 import { createMemoryStorage } from '../../platform/storage/index.js';
@@ -27,7 +27,7 @@ function setup(enabled = false) {
     audit: NO_AUDIT,
     log: { warn: () => undefined },
   });
-  const desk = (existing = [] as ApprovalData[], write: OwnedWrite = owned) => new ApprovalDesk({ approvals, owner, run, ids: sequentialIds('ap'), clock, existing, owned: write });
+  const desk = (existing = [] as WorkflowApproval[], write: OwnedWrite = owned) => new ApprovalDesk({ approvals, owner, run, ids: sequentialIds('ap'), clock, existing, owned: write });
   return { clock, store, approvals, desk };
 }
 
@@ -77,7 +77,7 @@ describe('ApprovalDesk', () => {
     const stored = (await store.get(owner, first.approvalId))!;
     await store.settle(owner.ownerId, decided(stored, 'Reject', 'no', alice, clock.now()));
     clock.advance(10_000);
-    const resumed = desk(await store.forRun(owner, 'job-1'));
+    const resumed = desk((await store.forRun(owner, 'job-1')).filter(isWorkflowApproval));
     const again = await resumed.open(gate, { message: 'Go?', timeoutMs: 60_000 });
     expect(again.approvalId).toBe(first.approvalId);
     expect(again.deadline).toBe(Date.UTC(2026, 0, 1) + 60_000);

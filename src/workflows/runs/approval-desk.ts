@@ -6,7 +6,7 @@
 // Decisions are compare-and-set on the stored approval, so exactly one of a racing approve, reject,
 // expiry or withdrawal wins. Its own writes go through `owned`: once the run engine fenced the run (its
 // lease lost, or the host stopping and leaving it to another instance), none is made.
-import type { ApprovalData, Approvals } from '../../approvals/index.js';
+import { isWorkflowApproval, type Approvals, type WorkflowApproval } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import { redactText } from '../../platform/redaction/index.js';
@@ -14,7 +14,7 @@ import type { GateKeeper, OpenGate } from '../engine/gate-keeper.js';
 import type { ApprovalRequest, GateDecision } from '../engine/step-runner.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
 
-function gateDecision(approval: ApprovalData): GateDecision | undefined {
+function gateDecision(approval: WorkflowApproval): GateDecision | undefined {
   if (approval.state === 'Approved' || approval.state === 'Rejected') {
     return {
       decision: approval.decision ?? 'Reject',
@@ -32,7 +32,7 @@ function gateDecision(approval: ApprovalData): GateDecision | undefined {
 export type OwnedWrite = <T>(write: () => Promise<T>) => Promise<T | undefined>;
 
 /** Withdraws the pending approvals of a run that stopped; returns how many were withdrawn. */
-export async function withdrawPending(approvals: Approvals, owner: Owner, pending: readonly ApprovalData[]): Promise<number> {
+export async function withdrawPending(approvals: Approvals, owner: Owner, pending: readonly WorkflowApproval[]): Promise<number> {
   let withdrawn = 0;
   for (const approval of pending) {
     if (approval.state !== 'Pending') continue;
@@ -49,7 +49,7 @@ export class ApprovalDesk implements GateKeeper {
   readonly #ids: IdGenerator;
   readonly #clock: Clock;
   /** This run's approvals by id, in the order they were opened. */
-  readonly #byId = new Map<string, ApprovalData>();
+  readonly #byId = new Map<string, WorkflowApproval>();
   readonly #waiters = new Map<string, (decision: GateDecision) => void>();
 
   constructor(options: {
@@ -59,7 +59,7 @@ export class ApprovalDesk implements GateKeeper {
     readonly ids: IdGenerator;
     readonly clock: Clock;
     /** Approvals the run already has (a resumed run). */
-    readonly existing: readonly ApprovalData[];
+    readonly existing: readonly WorkflowApproval[];
     readonly owned: OwnedWrite;
   }) {
     this.#approvals = options.approvals;
@@ -76,7 +76,7 @@ export class ApprovalDesk implements GateKeeper {
     if (approval === undefined) {
       const now = this.#clock.now();
       const call = request.toolCall;
-      approval = {
+      const common = {
         approvalId: this.#ids.opaque(),
         workflowId: this.#run.workflowId,
         jobId: this.#run.jobId,
@@ -90,15 +90,16 @@ export class ApprovalDesk implements GateKeeper {
         decidedAt: null,
         decision: null,
         comment: null,
-        kind: call === undefined ? 'HumanGate' : 'ToolCall',
         runKind: 'workflow',
-        reason: call === undefined ? 'HumanGate' : call.reason,
-        ...(call === undefined ? {} : { tool: call.tool, operation: call.operation, arguments: call.arguments, riskTier: call.riskTier }),
         ...(request.responseSchema === undefined ? {} : { responseSchema: request.responseSchema }),
         routedTo: this.#approvals.routing(request.approverRoles),
         escalated: false,
         requestedBy: this.#run.requestedBy ?? null,
-      };
+      } as const;
+      approval =
+        call === undefined
+          ? { ...common, kind: 'HumanGate', reason: 'HumanGate' }
+          : { ...common, kind: 'ToolCall', reason: call.reason, tool: call.tool, operation: call.operation, arguments: call.arguments, riskTier: call.riskTier };
       this.#byId.set(approval.approvalId, approval);
       const opening = approval;
       await this.#owned(() => this.#approvals.request(opening, this.#owner.ownerId));
@@ -115,7 +116,7 @@ export class ApprovalDesk implements GateKeeper {
     for (const [approvalId, approval] of this.#byId) {
       if (approval.state !== 'Pending') continue;
       const stored = await this.#approvals.store.get(this.#owner, approvalId);
-      if (stored === undefined || stored.state === 'Pending') continue;
+      if (stored === undefined || !isWorkflowApproval(stored) || stored.state === 'Pending') continue;
       this.#byId.set(approvalId, stored);
       const decision = gateDecision(stored);
       if (decision !== undefined) this.#release(approvalId, decision);
@@ -128,7 +129,7 @@ export class ApprovalDesk implements GateKeeper {
   }
 
   /** Pending approvals, oldest first (the first is the one PARKED names). */
-  pending(): ApprovalData[] {
+  pending(): WorkflowApproval[] {
     return [...this.#byId.values()].filter((approval) => approval.state === 'Pending');
   }
 

@@ -3,7 +3,7 @@
 import type { StepType } from '../definition/workflow-definition.js';
 import type { RunStatus, StepStatus } from './run-status.js';
 import type { RunView } from './workflow-run-store.js';
-import { PENDING_STEP, type ApprovalData, type RunStepRef, type StepState } from './workflow-run.js';
+import { PENDING_STEP, type WorkflowApproval, type RunStepRef, type StepState } from './workflow-run.js';
 import { isoInstant } from '../../platform/clock/index.js';
 
 export type { RunStatus, StepStatus } from './run-status.js';
@@ -59,7 +59,7 @@ export function projectSteps(view: RunView): StepProjection[] {
   return view.record.data.steps.map((step) => projectStep(step, view.steps.get(step.id)));
 }
 
-export function projectRun(view: RunView, pending: readonly ApprovalData[]): RunProjection {
+export function projectRun(view: RunView, pending: readonly WorkflowApproval[]): RunProjection {
   const run = view.record.data;
   const steps = projectSteps(view);
   return {
@@ -85,7 +85,7 @@ export function projectRun(view: RunView, pending: readonly ApprovalData[]): Run
  * written Running while it replays its checkpoints up to the gate it waits at; in that window its steps
  * already say so (a step Waiting with its approval pending, none Running), and it is shown Blocked.
  */
-function statusOf(status: RunProjection['status'], steps: readonly StepProjection[], pending: readonly ApprovalData[]): RunProjection['status'] {
+function statusOf(status: RunProjection['status'], steps: readonly StepProjection[], pending: readonly WorkflowApproval[]): RunProjection['status'] {
   if (status !== 'Running' || pending.length === 0) return status;
   return steps.some((step) => step.status === 'Waiting') && !steps.some((step) => step.status === 'Running') ? 'Blocked' : status;
 }

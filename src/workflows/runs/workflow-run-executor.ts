@@ -20,7 +20,7 @@ import { RunRecorder } from './run-recorder.js';
 import { workflowRunEvent } from './workflow-run-event.js';
 import type { EventOutbox } from '../../platform/outbox/index.js';
 import type { WorkflowRunStore } from './workflow-run-store.js';
-import type { ApprovalData, StepState, WorkflowRunData } from './workflow-run.js';
+import type { WorkflowApproval, StepState, WorkflowRunData } from './workflow-run.js';
 import type { RecordedTail } from './run-recorder.js';
 
 /** What an execution came to: the graph's outcome (or no plan to run), the run as recorded, its open approvals. */
@@ -29,7 +29,7 @@ export type WorkflowOutcome =
       readonly type: 'graph';
       readonly graph: Exclude<GraphOutcome, { status: 'Interrupted' }>;
       readonly data: WorkflowRunData;
-      readonly pending: readonly ApprovalData[];
+      readonly pending: readonly WorkflowApproval[];
       /** True when the run is known to have no approval at all (it began here from Queued and opened none). */
       readonly noApprovals: boolean;
       /** Checkpoints not committed yet: the final commit writes them with the run's end. */

@@ -15,7 +15,7 @@ import { withdrawPending } from './approval-desk.js';
 import type { FinalStatus } from './run-status.js';
 import type { WorkflowOutcome, WorkflowRunExecutor } from './workflow-run-executor.js';
 import { LIVE_STATES, RUN_COLLECTION, type WorkflowRunStore } from './workflow-run-store.js';
-import type { ApprovalData, RunEvent, WorkflowRunData } from './workflow-run.js';
+import type { WorkflowApproval, RunEvent, WorkflowRunData } from './workflow-run.js';
 import { workflowRunEvent } from './workflow-run-event.js';
 import type { EventOutbox } from '../../platform/outbox/index.js';
 
@@ -76,7 +76,7 @@ interface Final {
   readonly error: string | null;
   readonly data: WorkflowRunData;
   /** Known open approvals (undefined: read them). */
-  readonly pending?: readonly ApprovalData[];
+  readonly pending?: readonly WorkflowApproval[];
   /** Known to have no approval at all: nothing to withdraw or expire. */
   readonly noApprovals?: boolean;
 }

@@ -4,7 +4,7 @@
 // engine), poll, list, cancel per SPEC.md's table, answer approvals, watch, sweep. Every operation works
 // from any instance: state is read from the storage, cancels and decisions reach the executing
 // instance through the engine's typed messages.
-import type { Approvals } from '../../approvals/index.js';
+import type { ApprovalData, Approvals } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { ProblemError } from '../../platform/problems/index.js';
 import type { AccessPolicy } from '../../platform/access/index.js';
@@ -13,7 +13,6 @@ import type { Logger } from '../../platform/log/index.js';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { NotGrantedBeforeCall } from '../../tools/index.js';
 import { followJournal, type RunEngine } from '../../runs/index.js';
-import { RUN_CANCELLED } from './workflow-run-kind.js';
 import type { DefinitionStore } from '../definition/definition-store.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
 import { buildGraph, flattenGraph } from '../engine/build-graph.js';
@@ -35,7 +34,7 @@ import { loadSubPlans } from './load-sub-plans.js';
 import { projectRun, type RunProjection } from './run-projection.js';
 import { isFinal, type RunStatus } from './run-status.js';
 import { LIVE_STATES, workflowRunKey, type WorkflowRunStore, type RunView } from './workflow-run-store.js';
-import type { ApprovalData, WorkflowRunData } from './workflow-run.js';
+import type { WorkflowApproval, WorkflowRunData } from './workflow-run.js';
 
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
@@ -131,7 +130,7 @@ export class WorkflowRunService {
   }
 
   /** The run, with expired approvals settled; for a live run also its approvals still pending, from the same read. */
-  async #viewWithPending(owner: Owner, workflowId: string, jobId: string): Promise<{ readonly view: RunView; readonly pending?: ApprovalData[] }> {
+  async #viewWithPending(owner: Owner, workflowId: string, jobId: string): Promise<{ readonly view: RunView; readonly pending?: WorkflowApproval[] }> {
     const view = await this.#deps.runs.view(owner, jobId);
     if (view === undefined || view.record.data.workflowId !== workflowId) throw runNotFound();
     if (isFinal(view.record.data.status)) return { view };
@@ -168,7 +167,7 @@ export class WorkflowRunService {
     if (!current.cancelRequested) {
       await runs.commit(key, { record: { patch: { data: { ...current, cancelRequested: true } }, guard: { states: LIVE_STATES } } });
     }
-    await engine.cancel(key, { reason: RUN_CANCELLED });
+    await engine.cancel(key);
     // A Blocked run has nothing running, so it stops at once: report what was actually withdrawn.
     // A Running run may take a moment; its pending approvals are withdrawn once it has stopped.
     if (wasBlocked) {
@@ -192,7 +191,7 @@ export class WorkflowRunService {
   ): Promise<void> {
     const view = await this.view(principal, ids.workflowId, ids.jobId);
     const run = view.record.data;
-    const within = (approval: ApprovalData): boolean => approval.jobId === ids.jobId && approval.workflowId === ids.workflowId;
+    const within = (approval: ApprovalData): boolean => approval.runKind === 'workflow' && approval.jobId === ids.jobId && approval.workflowId === ids.workflowId;
     const approval = await this.#deps.runs.approval(principal, ids.approvalId);
     if (approval === undefined || !within(approval)) throw approvalNotFound();
     if (run.cancelRequested || isFinal(run.status)) throw approvalAlreadyAnswered();
@@ -208,7 +207,7 @@ export class WorkflowRunService {
     return this.#deps.runs.sweep();
   }
 
-  async #pending(owner: Owner, run: WorkflowRunData): Promise<ApprovalData[]> {
+  async #pending(owner: Owner, run: WorkflowRunData): Promise<WorkflowApproval[]> {
     if (isFinal(run.status) || run.cancelRequested) return [];
     return (await this.#deps.runs.approvals(owner, run.jobId)).filter((a) => a.state === 'Pending');
   }

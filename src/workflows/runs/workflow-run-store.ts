@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Owner } from '../../platform/ownership/index.js';
 import type { CommitResult, InsertResult, JournalChange, RecordKey, RecordPatch, Storage, StoredRecord } from '../../platform/storage/index.js';
-import type { ApprovalData, ApprovalStore } from '../../approvals/index.js';
+import { isWorkflowApproval, type WorkflowApproval, type ApprovalStore } from '../../approvals/index.js';
 import type { RunEvent, RunPlan, StepState, WorkflowRunData } from './workflow-run.js';
 import { isFinal } from './run-status.js';
 
@@ -183,12 +183,14 @@ export class WorkflowRunStore {
 
   // Approvals (kept by the approval contract, src/approvals).
 
-  approvals(owner: Owner, jobId: string): Promise<ApprovalData[]> {
-    return this.#approvals.forRun(owner, jobId);
+  async approvals(owner: Owner, jobId: string): Promise<WorkflowApproval[]> {
+    return (await this.#approvals.forRun(owner, jobId)).filter(isWorkflowApproval);
   }
 
-  approval(owner: Owner, approvalId: string): Promise<ApprovalData | undefined> {
-    return this.#approvals.get(owner, approvalId);
+  /** The owner's approval with this id when it is a workflow run's. */
+  async approval(owner: Owner, approvalId: string): Promise<WorkflowApproval | undefined> {
+    const approval = await this.#approvals.get(owner, approvalId);
+    return approval !== undefined && isWorkflowApproval(approval) ? approval : undefined;
   }
 
   async sweep(): Promise<number> {

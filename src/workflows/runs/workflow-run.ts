@@ -64,7 +64,7 @@ export const PENDING_STEP: StepState = Object.freeze({
   usage: null,
 });
 
-export type { ApprovalData, ApprovalState } from '../../approvals/index.js';
+export type { WorkflowApproval, ApprovalState } from '../../approvals/index.js';
 
 /** What an executing instance needs to rebuild the graph anywhere, whatever was deleted since. */
 export interface RunPlan {

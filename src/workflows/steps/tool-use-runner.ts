@@ -67,7 +67,13 @@ const REJECTED: StepOutcome = { ok: false, error: TOOL_CALL_REJECTED };
 function stepOutcome(outcome: GovernedCallOutcome, maxStepOutputBytes: number): StepOutcome {
   switch (outcome.status) {
     case 'denied':
-      return outcome.denial === 'approval' && outcome.reason === TOOL_CALL_REJECTED ? REJECTED : DENIED;
+      return DENIED;
+    case 'rejected':
+    case 'expired':
+      return REJECTED;
+    case 'parked':
+      // A step's supervisor waits in place for the decision (the run is Blocked); it never parks the call.
+      throw new Error('a workflow ToolUse call was parked');
     case 'refused':
       return outcome.refusal.kind === 'undeclared-operation'
         ? { ok: false, error: 'The tool does not declare this operation.' }

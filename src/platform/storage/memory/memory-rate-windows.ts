@@ -2,7 +2,6 @@
 // Bounded memory: beyond maxKeys the oldest window is forgotten (that key starts afresh). Answers at
 // once behind the port's promise; the platform's rate-limit hook takes the answer directly.
 import type { Clock } from '../../clock/index.js';
-import { answersAtOnce, type ImmediateRateWindows } from '../immediate-answers.js';
 import { RATE_WINDOW_MS, type RateDecision, type RateWindows } from '../rate-windows.js';
 
 interface Window {
@@ -19,7 +18,6 @@ export class MemoryRateWindows implements RateWindows {
   constructor(clock: Clock, maxKeys = 100_000) {
     this.#clock = clock;
     this.#maxKeys = maxKeys;
-    answersAtOnce<MemoryRateWindows, ImmediateRateWindows>(this, { take: (...args) => this.takeNow(...args) });
   }
 
   take(policy: string, key: string, permitsPerMinute: number): Promise<RateDecision> {

@@ -4,7 +4,6 @@
 // direct invocation takes and drops one slot). A group left empty is kept until the next renew (the
 // holder's heartbeat) so a caller's back-to-back invocations do not rebuild it every time.
 import type { Clock } from '../../clock/index.js';
-import { answersAtOnce, type ImmediateSlots } from '../immediate-answers.js';
 import type { SlotStore } from '../slot-store.js';
 
 interface Slot {
@@ -21,7 +20,6 @@ export class MemorySlotStore implements SlotStore {
 
   constructor(clock: Clock) {
     this.#clock = clock;
-    answersAtOnce<MemorySlotStore, ImmediateSlots>(this, { acquire: (...args) => this.acquireNow(...args), release: (id) => this.#drop(id) });
   }
 
   acquire(kind: string, key: string, limit: number, holder: string, ttlMs: number): Promise<string | null> {
@@ -83,6 +81,11 @@ export class MemorySlotStore implements SlotStore {
     // Deleting the entry being visited is safe while iterating a Set.
     for (const id of ids) if ((this.#slots.get(id)?.expiresAt ?? 0) <= now) this.#drop(id);
     return ids.size;
+  }
+
+  /** release, done at once. */
+  releaseNow(id: string): void {
+    this.#drop(id);
   }
 
   #drop(id: string): void {
