@@ -3,7 +3,7 @@
 // multipart upload handed to the handle service as a reader, and the SSE stream that drives a reserved
 // run. Validates, calls the services, maps the result; nothing here decides policy.
 import multipart from '@fastify/multipart';
-import type { FastifyBaseLogger, FastifyContextConfig } from 'fastify';
+import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema, admitIdempotent, bodyFingerprint, IDEMPOTENCY_HEADER, IdempotentReplay, sendReplay } from '../platform/http/index.js';
 import type { RateLimitPolicy } from '../platform/config/types.js';
@@ -18,6 +18,7 @@ import { MULTIPART_ENVELOPE_BYTES } from './upload/receive-upload.js';
 import { readMultipartUpload } from './upload/read-multipart-upload.js';
 import type { RunStream } from './runs/run-stream.js';
 import {
+  type BundleRunResponse,
   BundleRunResponseSchema,
   HandleListSchema,
   HandleParamsSchema,
@@ -32,6 +33,7 @@ import {
 import { aguiTurn } from './agui/agui-turn.js';
 import type { HandleService } from './handles/handle-service.js';
 import type { BundleRunService } from './runs/bundle-run-service.js';
+import { isFinishedRunResponse } from './runs/run-response.js';
 
 export interface BundleRoutesOptions {
   readonly handles: HandleService;
@@ -220,7 +222,7 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
         },
       },
       // Not async: an async handler returning the service's promise costs two more microtask turns per poll.
-      (request) => runs.get(principalOf(request), request.params.handle, request.params.jobId),
+      (request, reply) => runs.get(principalOf(request), request.params.handle, request.params.jobId).then((response) => pollAnswer(reply, response)),
     );
 
     scope.post(
@@ -310,4 +312,24 @@ async function pumpFrames(res: ServerResponse, stream: RunStream, finish: AbortS
     sse.close();
     stream.release();
   }
+}
+
+/**
+ * Finished runs' poll answers as the route's serializer wrote them, by projection: a finished run's
+ * projection is one frozen object for as long as its record is kept (run-response.ts), so its text is
+ * written once however often it is polled. Live runs' answers are written each time.
+ */
+const finishedPollBodies = new WeakMap<BundleRunResponse, string>();
+/** What Fastify writes for a JSON payload it serializes itself. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+function pollAnswer(reply: FastifyReply, response: BundleRunResponse): BundleRunResponse | undefined {
+  if (!isFinishedRunResponse(response)) return response;
+  let body = finishedPollBodies.get(response);
+  if (body === undefined) {
+    body = reply.serialize(response) as string; // the route's fast-json-stringify serializer: text
+    finishedPollBodies.set(response, body);
+  }
+  void reply.type(JSON_CONTENT_TYPE).send(body);
+  return undefined;
 }

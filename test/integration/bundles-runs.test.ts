@@ -127,6 +127,12 @@ describe('run state table', () => {
     for (const input of ['call clock now', 'third', 'maxTurns', 'userMessages', 'envelope', 'Autonomous', 'AllowedTools']) {
       expect(text).not.toContain(input);
     }
+    // A finished run's answer is written once and kept: later polls answer the same bytes, as JSON.
+    const [first, second] = [await poll(t.app, handle, jobId), await poll(t.app, handle, jobId)];
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(second.body).toBe(first.body);
+    expect(JSON.parse(second.body)).toEqual(run);
   });
 
   it('Running → Succeeded with conversationSucceeded false when the chat model fails, or none is configured', async () => {

@@ -3,12 +3,11 @@
 import { isTerminal, type BundleRunRecord } from './run-record.js';
 import type { BundleRunResponse } from '../schemas.js';
 import { isoInstant } from '../../platform/clock/index.js';
-import { immutableResponse } from '../../platform/http/index.js';
 
 /**
  * Finished runs' projections by stored record. A finished run never changes, and storage hands out
  * the same frozen record until it expires (Memory keeps it; a durable store's BundleRunStore caches it), so
- * a poll of a finished run answers one immutable object, whose text the response serializer writes once.
+ * a poll of a finished run answers one frozen object (whose written text the poll route keeps).
  */
 const finished = new WeakMap<BundleRunRecord, BundleRunResponse>();
 
@@ -17,7 +16,7 @@ export function runResponseOf(run: BundleRunRecord): BundleRunResponse {
   if (!isTerminal(run)) return toRunResponse(run);
   let response = finished.get(run);
   if (response === undefined) {
-    response = immutableResponse(toRunResponse(run));
+    response = deepFreeze(toRunResponse(run));
     finished.set(run, response);
   }
   return response;
@@ -68,4 +67,14 @@ export function toRunResponse(run: BundleRunRecord): BundleRunResponse {
         result: null,
       };
   }
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const member of Object.values(value)) if (typeof member === 'object' && member !== null) deepFreeze(member as object);
+  return Object.freeze(value);
+}
+
+/** Whether this is a finished run's projection: the same frozen object on every poll (runResponseOf). */
+export function isFinishedRunResponse(response: BundleRunResponse): boolean {
+  return response.status === 'Succeeded' || response.status === 'Failed';
 }

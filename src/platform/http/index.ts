@@ -4,7 +4,7 @@ export { installAuthentication, principalOf, isApiRoute } from './authentication
 export { installRateLimits } from './rate-limit-hook.js';
 export { installIdempotency, admitIdempotent, sendReplay, bodyFingerprint, IdempotentReplay, IDEMPOTENCY_HEADER, IdempotencyHeadersSchema } from './idempotency-hook.js';
 export { RequestLogController, ownerDigest } from './request-log.js';
-export { buildResponseSerializers, immutableResponse } from './response-serializers.js';
+export { buildResponseSerializers } from './response-serializers.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';
 export { clientErrorHandler } from './client-error-handler.js';
 export { decodableUrl } from './decodable-url.js';
