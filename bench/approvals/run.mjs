@@ -102,7 +102,12 @@ try {
         (line) => line !== undefined,
         5,
       );
-      const toolLine = server.lines.find((line) => line.event === 'tool.call.decided' && line.time >= decided.time && /approved by/.test(line.reason));
+      // The service writes its log in batches (every 4 KiB or 100 ms): wait for the tool's line too.
+      const toolLine = await until(
+        async () => server.lines.find((line) => line.event === 'tool.call.decided' && line.time >= decided.time && /approved by/.test(line.reason)),
+        (line) => line !== undefined,
+        5,
+      );
       server.lines.length = 0;
       if (i < 3) continue; // warm-up
       serviceMs.push(toolLine.time - decided.time);
