@@ -5,16 +5,23 @@ import { secretRules } from './secret-rules.js';
 
 export const MiB = 1 << 20;
 const fill = (unit: string): string => unit.repeat(Math.ceil(MiB / unit.length)).slice(0, MiB);
-const base64Run = (): string => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const chars: string[] = [];
-  let state = 0x2545f491;
-  for (let i = 0; i < MiB; i += 1) {
+
+/** A seeded xorshift32 generator of integers below `below`: tests that generate inputs name a reproducible one. */
+export function seededRandom(seed: number): (below: number) => number {
+  let state = seed;
+  return (below) => {
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
-    chars.push(alphabet[(state >>> 0) % 64]!);
-  }
+    return (state >>> 0) % below;
+  };
+}
+
+const base64Run = (): string => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const random = seededRandom(0x2545f491);
+  const chars: string[] = [];
+  for (let i = 0; i < MiB; i += 1) chars.push(alphabet[random(64)]!);
   return chars.join('');
 };
 

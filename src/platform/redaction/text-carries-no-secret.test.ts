@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from './adversarial-inputs.js';
 import { containsSecret, MAX_REDACTION_DEPTH, secretRules, textCarriesNoSecret } from './index.js';
 
 const parsed = (text: string): unknown => {
@@ -46,13 +47,7 @@ describe('textCarriesNoSecret', () => {
 
   it('is sound over generated outputs mixing anchor fragments, escapes, quotes and colons', () => {
     // A seeded generator, so a failure names a reproducible text.
-    let seed = 0x2545f491;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const next = seededRandom(0x2545f491);
     const pieces = ['private_key', '"private', '_key"', ':', '//', 'https:', 'sk', '-', 'ant', 'pass', 'word', 'tok', 'en', 'gh', 'p_', 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ', 'x', ' ', '=', 'sig', 'bear', 'er', '\n', '\u001b', 'é', '\ud800'];
     const word = (): string => Array.from({ length: 1 + next(5) }, () => pieces[next(pieces.length)]).join('');
     const value = (depth: number): unknown => {
