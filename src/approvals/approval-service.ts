@@ -127,6 +127,17 @@ export class Approvals {
     return expired;
   }
 
+  /**
+   * Expires approval `approvalId` of `ownerId` when its deadline passed and it is still open, and tells
+   * its run (the timer of the instance that parked the run calls it at the deadline).
+   */
+  async expireOverdue(ownerId: string, approvalId: string): Promise<'expired' | 'not-due' | 'closed'> {
+    const approval = await this.#options.store.get({ ownerId }, approvalId);
+    if (approval === undefined || approval.state !== 'Pending' || approval.deadline === null) return 'closed';
+    if (approval.deadline > this.#options.clock.now()) return 'not-due';
+    return (await this.expireDue([approval], ownerId)).length === 1 ? 'expired' : 'closed';
+  }
+
   async list(principal: Principal, query: ApprovalListQuery): Promise<{ approvals: ApprovalResource[]; nextCursor: string | null }> {
     const { store, clock } = this.#options;
     const states = statesOf(query.status);

@@ -12,6 +12,7 @@ export {
   type RunKind,
   type RunObserver,
   type RunWaiting,
+  type DeadlineOutcome,
   type SettlingRun,
   type StopRequest,
 } from './run-kind.js';

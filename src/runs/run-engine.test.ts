@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../platform/clock/index.js';
 import { createMemoryStorage, StorageUnavailableError, type InsertResult, type RecordKey, type Storage } from '../platform/storage/index.js';
 import type { LiveRun } from './live-run.js';
@@ -465,27 +465,38 @@ describe('RunEngine', () => {
       readonly waitsOn?: string;
       readonly verdict?: RunDecision['outcome'];
     }
-    /** An engine whose runs wait once for approval `ap-1`, then end with the verdict they were woken with. */
-    const waitingInstance = (storage: Storage, instanceId: string, decidedBeforePark?: RunDecision) => {
+    /**
+     * An engine whose runs wait once for approval `ap-1` (expiring at `deadline`, by the storage's
+     * clock), then end with the verdict they were woken with.
+     */
+    const waitingInstance = (storage: Storage, instanceId: string, decidedBeforePark?: RunDecision, options: { readonly wokenState?: string; readonly deadline?: number } = {}) => {
       const engine = new RunEngine({ storage, instanceId, leaseTtlMs: 1_000, log: silent });
       started.push(engine);
       const executedOn: string[] = [];
+      const expiries: string[] = [];
       engine.register<WaitData, string, string>({
         collection: 'waiting-job',
         liveStates: ['Queued', 'Running', 'Parked'],
         lane: { maxConcurrent: 1 },
         waiting: {
           state: 'Parked',
+          wokenState: options.wokenState ?? 'Queued',
           park: async (run, waits) => ({ data: { status: 'Running', waitsOn: waits.approvalId }, events: [`parked:${waits.checkpoint}`] }),
           resume: (record, decision) => (record.data.waitsOn === decision.approvalId ? { ...record.data, verdict: decision.outcome } : null),
           decided: async () => decidedBeforePark,
+          expire: async (key, approvalId) => {
+            if (options.deadline === undefined || storage.clock.now() < options.deadline) return 'not-due';
+            expiries.push(`${instanceId}:${approvalId}`);
+            await engine.decided(key, { approvalId, outcome: 'expired', by: null });
+            return 'expired';
+          },
         },
         begin: (record) => (record.state === 'Running' ? null : { state: 'Running', data: { ...record.data, status: 'Running' } }),
         resumes: () => true,
         execute: async (run) => {
           executedOn.push(instanceId);
           const verdict = run.record.data.verdict;
-          return verdict === undefined ? new RunWaits('ap-1', 'at step 2') : `ran ${verdict}`;
+          return verdict === undefined ? new RunWaits('ap-1', 'at step 2', options.deadline ?? null) : `ran ${verdict}`;
         },
         settle: async (run, ending) => {
           const state = ending.type === 'completed' ? 'Succeeded' : 'Cancelled';
@@ -493,7 +504,7 @@ describe('RunEngine', () => {
           return done.committed ? state : null;
         },
       });
-      return { engine, executedOn };
+      return { engine, executedOn, expiries };
     };
 
     async function parkedRun(storage: Storage, clock: ManualClock, on: ReturnType<typeof waitingInstance>): Promise<RecordKey> {
@@ -544,6 +555,37 @@ describe('RunEngine', () => {
       await a.engine.idle();
       expect(await stateOf(storage, key)).toBe('Succeeded');
       expect(await eventsOf(storage, key)).toEqual(['parked:at step 2', 'ran approved']);
+    });
+
+    it('expires the approval of a parked run at its deadline on the instance that parked it, and wakes the run with the expiry', async () => {
+      const clock = new ManualClock();
+      const storage = createMemoryStorage({ clock });
+      const a = waitingInstance(storage, 'a', undefined, { deadline: clock.now() + 30 });
+      const key = await parkedRun(storage, clock, a);
+      // Its timer fires by real time; by the storage's clock the deadline has not passed yet: looked at again.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(a.expiries).toEqual([]);
+      expect(await stateOf(storage, key)).toBe('Parked');
+      clock.advance(30);
+      await vi.waitFor(async () => expect(await stateOf(storage, key)).toBe('Succeeded'));
+      expect(a.expiries).toEqual(['a:ap-1']);
+      expect(await eventsOf(storage, key)).toEqual(['parked:at step 2', 'ran expired']);
+    });
+
+    it('wakes a run into its kind\'s woken state, and neither a cancel nor a second decision treats it as parked once woken', async () => {
+      const clock = new ManualClock();
+      const storage = createMemoryStorage({ clock });
+      // A workflow-like kind: woken runs keep the waiting state under the waking instance's lease.
+      const a = waitingInstance(storage, 'a', undefined, { wokenState: 'Parked' });
+      const key = await parkedRun(storage, clock, a);
+      const parked = await storage.records.get(key);
+      // Woken by hand as b's engine would, without executing yet: the waiting state, b's lease.
+      const woken = await storage.records.update(key, { state: 'Parked', lease: { holder: 'b', expiresAt: clock.now() + 1_000 }, data: { status: 'Running', verdict: 'approved' } }, { version: parked!.version });
+      expect(woken?.leaseHolder).toBe('b');
+      expect(await a.engine.cancel(key)).toBe('signalled');
+      await a.engine.decided(key, { approvalId: 'ap-1', outcome: 'approved', by: 'Vera' });
+      const after = await storage.records.get(key);
+      expect(after).toMatchObject({ state: 'Parked', leaseHolder: 'b', version: woken!.version });
     });
 
     it('ends a parked run at once when cancelled, and a decision after that wakes nothing', async () => {

@@ -56,6 +56,14 @@ export const QUEUED = 'Queued';
 const UNWIND_MS = 1_000;
 const HEARTBEAT_RETRY_MS = 250;
 
+/** How soon a parked run's deadline timer that fired early looks again. */
+const DEADLINE_RETRY_MS = 10;
+
+/** Parked out of memory: in its kind's waiting state with no lease (holding one, it executes, or was woken). */
+function isParked(kind: RunKind, record: StoredRecord): boolean {
+  return kind.waiting !== undefined && record.state === kind.waiting.state && record.leaseHolder === null;
+}
+
 /** The lease holder of a run an instance let go of while alive: nobody's, lapsed, for any scan to claim. */
 function releasedBy(instanceId: string): string {
   return `released:${instanceId}`;
@@ -89,6 +97,8 @@ export class RunEngine {
   readonly #scanOutage: OutageLog;
   readonly #commitOutage: OutageLog;
   #timers: NodeJS.Timeout[] = [];
+  /** Parked runs' approval deadlines this instance makes happen on time (key → timer). */
+  readonly #deadlines = new Map<string, NodeJS.Timeout>();
   #heartbeatRetry: NodeJS.Timeout | undefined;
   #stopping = false;
   #stopped: Promise<void> | undefined;
@@ -237,7 +247,7 @@ export class RunEngine {
     const stopped: StopRequest = { cause };
     // Still Queued, even if dispatched here (or parked, executing nowhere): ending it is a compare-and-set
     // against the begin's (or the resume's), so exactly one wins.
-    const idle = record.state === QUEUED || record.state === kind.waiting?.state;
+    const idle = record.state === QUEUED || isParked(kind, record);
     if (idle && (await this.endQueued(record, { type: 'stopped', stopped }))) return 'ended';
     if (options.onlyIfQueued === true) return 'running';
     const local = this.#executing.get(keyString(key));
@@ -253,8 +263,13 @@ export class RunEngine {
    */
   async endQueued(record: StoredRecord, ending: RunEnding<never>, options: { readonly leaseHolder?: string } = {}): Promise<boolean> {
     const entry = this.#entry(record.collection);
-    const state = record.state !== null && record.state === entry.kind.waiting?.state ? record.state : QUEUED;
-    const guard: UpdateGuard = { states: [state], ...(options.leaseHolder === undefined ? {} : { leaseHolder: options.leaseHolder }) };
+    // A parked run is ended only as read: parked (a woken one keeps the waiting state for a workflow run).
+    const parked = isParked(entry.kind, record);
+    const guard: UpdateGuard = {
+      states: [parked ? record.state! : QUEUED],
+      ...(parked ? { version: record.version } : {}),
+      ...(options.leaseHolder === undefined ? {} : { leaseHolder: options.leaseHolder }),
+    };
     const final = await this.#settle(entry.kind, record, ending, guard);
     if (final === null) return false;
     entry.lane.withdraw(keyString(record));
@@ -271,8 +286,8 @@ export class RunEngine {
    * route: the one way a waiting run is woken. A run parked out of memory (its kind has `waiting`) is
    * resumed here — parked → Queued under this instance's lease with what its kind resumes it with,
    * compare-and-set, so exactly one of the instances that hear a decision resumes it — and dispatched
-   * on this instance's lane. A run that waits in place (a workflow run Blocked on its gate) is told
-   * wherever it executes.
+   * on this instance's lane. A run of a kind that cannot park is told wherever it executes. A
+   * decision that reaches a run not parked yet (still executing its last steps) is found by the park.
    */
   async decided(key: RecordKey, decision: RunDecision): Promise<void> {
     const { kind } = this.#entry(key.collection);
@@ -284,14 +299,48 @@ export class RunEngine {
   /** Resumes a parked run with `decision` when it waits on it; false when it is not (or no longer) parked on it. */
   async #wake(kind: RunKind, record: StoredRecord, decision: RunDecision): Promise<boolean> {
     const waiting = kind.waiting;
-    if (waiting === undefined || record.state !== waiting.state) return false;
+    if (waiting === undefined || !isParked(kind, record)) return false;
     const data = waiting.resume(record, decision);
     if (data === null) return false;
     const key: RecordKey = { collection: record.collection, ownerId: record.ownerId, id: record.id };
-    const resumed = await this.#options.storage.records.update(key, { state: QUEUED, lease: this.lease(), data }, { states: [waiting.state], version: record.version });
+    const resumed = await this.#options.storage.records.update(key, { state: waiting.wokenState, lease: this.lease(), data }, { states: [waiting.state], version: record.version });
     if (resumed === undefined) return false;
+    this.#disarmDeadline(key);
     this.dispatch(key, resumed);
     return true;
+  }
+
+  /**
+   * Makes the approval a parked run waits on expire at its deadline, on this instance (a timer, not
+   * a lease: if this instance goes, the approvals sweep of any instance expires it).
+   */
+  #armDeadline(kind: RunKind, key: RecordKey, waits: RunWaits): void {
+    const { deadline, approvalId } = waits;
+    const waiting = kind.waiting;
+    if (deadline === null || waiting === undefined || this.#stopping) return;
+    const id = keyString(key);
+    const arm = (delayMs: number): void => {
+      clearTimeout(this.#deadlines.get(id));
+      const timer = setTimeout(() => {
+        this.#deadlines.delete(id);
+        waiting.expire(key, approvalId).then(
+          // A timer may fire a little before this clock says the deadline passed.
+          (outcome) => {
+            if (outcome === 'not-due') arm(DEADLINE_RETRY_MS);
+          },
+          (err: unknown) => this.#options.log.warn({ err, collection: key.collection, jobId: key.id, approvalId }, 'expiring a parked run\'s approval failed; the approvals sweep will'),
+        );
+      }, delayMs);
+      timer.unref();
+      this.#deadlines.set(id, timer);
+    };
+    arm(Math.max(0, deadline - this.#options.storage.clock.now()));
+  }
+
+  #disarmDeadline(key: RecordKey): void {
+    const id = keyString(key);
+    clearTimeout(this.#deadlines.get(id));
+    this.#deadlines.delete(id);
   }
 
   isExecutingHere(key: RecordKey): boolean {
@@ -385,6 +434,8 @@ export class RunEngine {
     this.#stopping = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
+    for (const timer of this.#deadlines.values()) clearTimeout(timer);
+    this.#deadlines.clear();
     clearTimeout(this.#heartbeatRetry);
     const unstarted = [...this.#kinds.values()].flatMap(({ lane }) => lane.close());
     const live = [...this.#executing.values()];
@@ -534,7 +585,7 @@ export class RunEngine {
     if (!done.committed || done.record === undefined) return 'interrupted';
     this.#options.log.info({ collection: run.key.collection, jobId: run.key.id, approvalId: waits.approvalId }, 'run parked for a decision');
     const early = await waiting.decided(done.record);
-    if (early !== undefined) await this.#wake(kind, done.record, early);
+    if (early === undefined || !(await this.#wake(kind, done.record, early))) this.#armDeadline(kind, run.key, waits);
     return waiting.state;
   }
 

@@ -18,12 +18,14 @@ export type Interrupted = typeof INTERRUPTED;
  * What `execute` returns when the run waits for a person's decision on approval `approvalId` (the
  * approval is stored): the engine parks the run — its slot given back, its lease released, the kind's
  * `waiting.park` state stored — until a decision wakes it (`RunEngine.decided`). `checkpoint` is what
- * the kind needs to store to go on from there.
+ * the kind needs to store to go on from there; `deadline` (epoch ms) is when that approval expires
+ * undecided, which the parking instance makes happen on time (the approvals sweep is the backstop).
  */
 export class RunWaits<W = unknown> {
   constructor(
     readonly approvalId: string,
     readonly checkpoint: W,
+    readonly deadline: number | null = null,
   ) {}
 }
 
@@ -42,16 +44,27 @@ export interface ParkedChange<D> {
   readonly outbox?: readonly OutboxEntry[];
 }
 
-/** How a kind's runs wait out of memory (bundle runs): the state they are stored in while parked, and its data. */
+/** What a due deadline came to: expired now (the run is woken), not due yet (by this clock), or decided or gone already. */
+export type DeadlineOutcome = 'expired' | 'not-due' | 'closed';
+
+/**
+ * How a kind's runs wait out of memory: the state they are stored in while parked (with no lease: a
+ * run in that state holding a lease is executing, woken or not parked yet), the state a decision
+ * wakes them in, and what they store.
+ */
 export interface RunWaiting<D, W> {
-  /** The live state of a parked run: it executes nowhere and holds no lease; a cancel ends it at once. */
+  /** The live state of a parked run: with no lease it executes nowhere, and a cancel ends it at once. */
   readonly state: string;
+  /** The state a woken run is stored in under the waking instance's lease until it executes (Queued, or Blocked for a workflow run). */
+  readonly wokenState: string;
   /** The record change that parks a run that returned `waits` (the engine adds the state, the lease release and its guard). */
   park(run: SettlingRun<D>, waits: RunWaits<W>): Promise<ParkedChange<D>>;
   /** The data a parked run resumes with once `decision` is in; null when it does not wait on that approval. */
   resume(record: StoredRecord<D>, decision: RunDecision): D | null;
   /** The decision on the approval a just-parked run waits on, when one arrived before it was parked; undefined while undecided. */
   decided(record: StoredRecord<D>): Promise<RunDecision | undefined>;
+  /** Expires the approval a parked run waits on once its deadline passed (and tells the run through `RunEngine.decided`). */
+  expire(key: RecordKey, approvalId: string): Promise<DeadlineOutcome>;
 }
 
 /** A stop someone asked for: a caller's cancel, a stream client too slow to read, or the host stopping. */
@@ -85,10 +98,7 @@ export interface SettlingRun<D> {
 export interface RunKind<D = unknown, R = unknown, W = unknown> {
   readonly collection: string;
   readonly liveStates: readonly string[];
-  /**
-   * How runs that wait for a person are parked and woken; absent: `execute` never returns `RunWaits`
-   * (a workflow run waits on its gate in place, Blocked, and hears a decision as a message).
-   */
+  /** How runs that wait for a person are parked and woken; absent: `execute` never returns `RunWaits` (eval runs). */
   readonly waiting?: RunWaiting<D, W>;
   readonly lane: LaneOptions;
   /**

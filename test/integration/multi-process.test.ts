@@ -237,6 +237,10 @@ describe('two instances on one database', () => {
     const evalRun = await api(a.url, 'POST', '/api/evals/runs', { datasets: ['slow'], parallelism: 1 });
     expect(evalRun.status, JSON.stringify(evalRun.body)).toBe(202);
     await eventually(async () => asked('HOLD:bundle') + asked('HOLD:eval-c3'), (n) => n === 2);
+    // A workflow run parked on A, waiting for a person (decision 3701: it executes nowhere).
+    const gatedId = await submit(a.url, chain('parked-on-a', ['draft', 'write [parked-draft]'], ['gate', 'GATE'], ['after', 'ship [parked-after]']));
+    const gatedUrl = await startWorkflow(a.url, gatedId);
+    const parked = await eventually(() => api(a.url, 'GET', gatedUrl), isStatus('Blocked'));
 
     a.child.kill('SIGKILL');
     killed = true;
@@ -259,6 +263,13 @@ describe('two instances on one database', () => {
     const evaluation = await eventually(() => api(b.url, 'GET', `/api/evals/runs/${evalRun.body.jobId as string}`), isStatus('Succeeded'), TAKEOVER_BOUND_MS + 5_000);
     expect(evaluation.body.counts).toMatchObject({ total: 3, passed: 3 });
     expect([asked('c1'), asked('c2'), asked('HOLD:eval-c3')]).toEqual([1, 1, 2]);
+
+    // The parked run's instance is gone: a decision through B wakes it there, from its checkpoints.
+    const approvalId = parked.body.pendingApprovals[0].approvalId as string;
+    expect((await api(b.url, 'POST', `${gatedUrl}/approvals/${approvalId}`, { decision: 'Approve' })).status).toBe(200);
+    const shipped = await eventually(() => api(b.url, 'GET', gatedUrl), isStatus('Succeeded'));
+    expect(shipped.body.steps.map((s: { status: string }) => s.status)).toEqual(['Succeeded', 'Succeeded', 'Succeeded']);
+    expect([asked('[parked-draft]'), asked('[parked-after]')]).toEqual([1, 1]);
   }, 60_000);
 });
 

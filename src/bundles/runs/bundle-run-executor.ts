@@ -75,7 +75,7 @@ export class BundleRunExecutor {
         ...(resumed === undefined ? {} : { resume: { checkpoint: resumed.checkpoint, delegatedUsage: resumed.delegatedUsage } }),
       });
       const waiting = supervision.waiting();
-      if (outcome.parked !== undefined && waiting !== undefined) return new RunWaits(waiting.approvalId, parkedOf(outcome, waiting));
+      if (outcome.parked !== undefined && waiting !== undefined) return new RunWaits(waiting.approvalId, parkedOf(outcome, waiting), waiting.expiresAt);
       const { newMessages, usage, parked: _parked, ...result } = outcome;
       const session = conversation;
       await live.whileOwned(() => session.commit(newMessages, usage.inputTokens + usage.outputTokens));

@@ -11,7 +11,7 @@
 // makes it Queued again with a lease and the verdict this kind puts in its record, and it begins like
 // any queued run; cancelled while parked, it ends at once and its approval is withdrawn.
 import { decisionOf, type Approvals } from '../../approvals/index.js';
-import type { RunDecision, RunEnding, RunKind, SettlingRun } from '../../runs/index.js';
+import { QUEUED, type RunDecision, type RunEnding, type RunKind, type SettlingRun } from '../../runs/index.js';
 import type { ApprovalVerdict } from '../../tools/index.js';
 import type { BundleFrame } from './bundle-frame.js';
 import type { BundleOutcome, BundleRunExecutor } from './bundle-run-executor.js';
@@ -39,6 +39,8 @@ export function bundleRunKind(options: {
     liveStates: LIVE_STATES,
     waiting: {
       state: PARKED,
+      // Woken: Queued in storage until it begins again here, Running to its caller all along.
+      wokenState: QUEUED,
       park: async (run, waits) => {
         const live = run.record.data as RunningRun;
         const waiting: RunningRun = { ...live, parked: waits.checkpoint };
@@ -74,6 +76,7 @@ export function bundleRunKind(options: {
         const approval = await approvals.store.get({ ownerId: record.ownerId }, waiting.approvalId);
         return approval === undefined ? undefined : decisionOf(approval);
       },
+      expire: (key, approvalId) => approvals.expireOverdue(key.ownerId, approvalId),
     },
     lane: { maxConcurrent: options.maxConcurrent },
     begin: (record, now) => {

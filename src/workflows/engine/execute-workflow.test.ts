@@ -415,6 +415,23 @@ describe('executeWorkflow', () => {
       expect(recorder.events).not.toContain('gate:Failed');
     });
 
+    it('stops the gate an interrupted graph left waiting once the run\'s signal aborts: its deadline never expires it', async () => {
+      const drain = new AbortController();
+      const { gates, recorder, run, controller, timers } = setup({}, undefined, drain.signal);
+      const outcome = run(graph([{ name: 'gate', type: 'HumanGate' }, { name: 'after' }], ['gate>after']));
+      await flush();
+      drain.abort();
+      expect(await outcome).toEqual({ status: 'Interrupted' });
+      // The run parks (or is handed over): its signal stops what still waits in the graph.
+      controller.abort(new DOMException('parked', 'AbortError'));
+      await flush();
+      expect(timers.pending, 'the deadline timer was let go').toBe(0);
+      timers.advance(120_000);
+      await flush();
+      expect(gates.open_[0]!.expired).toBe(false);
+      expect(recorder.events).not.toContain('after:Running');
+    });
+
     it('completes as usual when the graph finishes during the drain without holding a step', async () => {
       const drain = new AbortController();
       const { script, run } = setup({}, undefined, drain.signal);

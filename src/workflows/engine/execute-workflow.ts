@@ -79,7 +79,8 @@ class GraphExecution {
     this.#outer.addEventListener('abort', stop, { once: true });
     const outcome = new Promise<GraphOutcome>((resolve) => {
       this.#resolve = (result) => {
-        this.#outer.removeEventListener('abort', stop);
+        // An interrupted graph still hears its signal: the gates left waiting in it stop when the run does.
+        if (result.status !== 'Interrupted') this.#outer.removeEventListener('abort', stop);
         resolve(result);
       };
     });

@@ -36,7 +36,8 @@ export interface WorkflowRunData {
   /** How many pending approvals were withdrawn when the run stopped; null while live. */
   readonly withdrawnApprovals: number | null;
   /** The starter's name or preferred_username claim (approvals say who asked); absent on older runs. */
-  readonly requestedBy?: string | null;
+  readonly requestedBy?: string | null;  /** Set while the run is parked out of memory (Blocked, no lease): the approvals it waits on; a decision on one wakes it. */
+  readonly awaiting?: readonly string[];
 }
 
 /** One step's state: the run's checkpoint for that step. */
