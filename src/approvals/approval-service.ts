@@ -2,7 +2,7 @@
 // approvals on, the roles it is routed to), who may decide it (the owner unless self-approval is off;
 // any routed approver), typed decisions against a gate's responseSchema, idempotent decisions, expiry
 // as rejection, one escalation, and the audit line and metrics of each. A family opens approvals here
-// and registers how its runs hear a decision (`onDecided`): a workflow run is told wherever it executes.
+// and registers how its runs hear a decision (`onDecided`): each family's hook wakes its parked run through the run engine.
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import type { AuditLog, ApprovalRef } from '../platform/audit/index.js';
 import type { Principal } from '../platform/auth/index.js';

@@ -49,7 +49,7 @@ export function createWorkflowService(deps: WorkflowServiceDependencies): Workfl
   const { events } = deps;
   const executor = new WorkflowRunExecutor({ runs: runStore, approvals, events, clock, ids, timers: deps.timers, steps: deps.steps, logger: deps.logger });
   engine.register(workflowRunKind({ runs: runStore, approvals, events, executor, maxConcurrent: config.maxConcurrentRuns, clock, logger: deps.logger }));
-  // A decision made through any instance wakes the run through the engine, wherever it executes.
+  // A decision made through any instance wakes the parked run through the engine, on that instance.
   approvals.onDecided('workflow', async (approval, ownerId) => {
     const decision = decisionOf(approval);
     if (decision !== undefined) await engine.decided(workflowRunKey({ ownerId }, approval.jobId), decision);
