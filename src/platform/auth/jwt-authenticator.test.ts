@@ -87,7 +87,11 @@ describe('JWT authenticator with a valid token', () => {
       roles: ['Harness.Tools.Invoke', 'Reader'],
       anonymous: false,
       displayName: 'Alice',
+      // The string-valued claims, as policies read them (the roles array is not one).
+      claims: expect.objectContaining({ oid: 'o-1', sub: 's-1', name: 'Alice', role: 'Reader' }),
     });
+    const principal = await auth.authenticate(`Bearer ${token}`);
+    expect(principal?.claims).not.toHaveProperty('roles');
   });
 
   it('accepts the audience written as api://{clientId} or as the bare client id', async () => {

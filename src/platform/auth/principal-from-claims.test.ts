@@ -73,3 +73,19 @@ describe('principalFromClaims roles', () => {
     expect(principalFromClaims({ sub: 's' })?.roles).toEqual([]);
   });
 });
+
+describe('principalFromClaims string claims (what policies read as tags, DESIGN.md §18)', () => {
+  it('keeps string-valued claims only, leaving out arrays, numbers, objects and booleans', () => {
+    const principal = principalFromClaims({ sub: 's', department: 'support', roles: ['a'], exp: 123, nested: { x: 'y' }, verified: true });
+    expect(principal?.claims).toEqual({ sub: 's', department: 'support' });
+  });
+
+  it('leaves out claims a run could not keep or that are too long, and keeps at most 64', () => {
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`c${i}`, 'v']));
+    const principal = principalFromClaims({ sub: 's', nul: 'a\u0000b', long: 'x'.repeat(513), [`n${'x'.repeat(200)}`]: 'v', ...many });
+    expect(principal?.claims).not.toHaveProperty('nul');
+    expect(principal?.claims).not.toHaveProperty('long');
+    expect(Object.keys(principal?.claims ?? {})).toHaveLength(64);
+    expect(Object.isFrozen(principal?.claims)).toBe(true);
+  });
+});

@@ -1,5 +1,7 @@
 // Turns a verified claim set into a Principal: owner id by fixed precedence with its claim family,
-// subject id for envelope lookup, and the role union. Does not verify anything itself.
+// subject id for envelope lookup, the role union, and the string-valued claims policies read as tags
+// (DESIGN.md §18; at most MAX_CLAIMS of them, each name and value bounded and storable — a run keeps
+// them). Does not verify anything itself.
 import { claimNames } from './claim-names.js';
 import { isStorableKey } from '../storage/storable-key.js';
 import type { Principal } from './principal.js';
@@ -53,6 +55,7 @@ export function principalFromClaims(claims: Readonly<Record<string, unknown>>): 
       roles: Object.freeze(readRoles(claims)),
       anonymous: false,
       displayName: displayNameOf(claims),
+      claims: stringClaimsOf(claims),
     });
   }
   return null;
@@ -68,4 +71,23 @@ function displayNameOf(claims: Readonly<Record<string, unknown>>): string | null
   const kept = value.length > MAX_DISPLAY_NAME ? Array.from(value).slice(0, MAX_DISPLAY_NAME).join('') : value;
   // Text the storage cannot keep (a NUL, an unpaired surrogate) names no one.
   return isStorableKey(kept) ? kept : null;
+}
+
+/** How many string claims a principal keeps, and how long a claim's name and value may be (longer ones are left out). */
+const MAX_CLAIMS = 64;
+const MAX_CLAIM_NAME = 128;
+const MAX_CLAIM_VALUE = 512;
+
+/** The token's string-valued claims, as policies read them: the first MAX_CLAIMS that fit the bounds. */
+function stringClaimsOf(claims: Readonly<Record<string, unknown>>): Readonly<Record<string, string>> {
+  const kept: Record<string, string> = {};
+  let count = 0;
+  for (const [name, value] of Object.entries(claims)) {
+    if (count === MAX_CLAIMS) break;
+    if (typeof value !== 'string' || name.length > MAX_CLAIM_NAME || value.length > MAX_CLAIM_VALUE) continue;
+    if (!isStorableKey(name) || !isStorableKey(value)) continue;
+    kept[name] = value;
+    count += 1;
+  }
+  return Object.freeze(kept);
 }

@@ -13,6 +13,8 @@ export interface Principal {
   readonly anonymous: boolean;
   /** The `name` claim, else `preferred_username`, else null (absent: null): how approvals name people. */
   readonly displayName?: string | null;
+  /** The token's string-valued claims (bounded; principal-from-claims.ts), which policies read as tags (DESIGN.md §18); absent: none. */
+  readonly claims?: Readonly<Record<string, string>>;
 }
 
 /** Every request in anonymous mode authenticates as this one principal (all callers share one owner). */

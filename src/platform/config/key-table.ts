@@ -17,6 +17,7 @@ import { loggingKeys } from './keys/logging-keys.js';
 import { mcpGatewayKeys } from './keys/mcp-gateway-keys.js';
 import { mcpServerKeys } from './keys/mcp-server-keys.js';
 import { observabilityKeys } from './keys/observability-keys.js';
+import { policyKeys } from './keys/policy-keys.js';
 import { rateLimitKeys } from './keys/rate-limit-keys.js';
 import { scheduleKeys } from './keys/schedule-keys.js';
 import { storageKeys } from './keys/storage-keys.js';
@@ -36,6 +37,7 @@ export const keyTable = [
   ...discoveryKeys,
   ...workflowKeys,
   ...approvalKeys,
+  ...policyKeys,
   ...evaluationKeys,
   ...scheduleKeys,
   ...webhookKeys,

@@ -123,6 +123,7 @@ describe('loadConfig defaults', () => {
         escalateAfterMs: null,
         escalationRoles: [],
       },
+      policies: { files: [], mode: 'Enforce' },
       evaluation: {
         enabled: false,
         datasetRoots: [],

@@ -62,6 +62,7 @@ export type ChatModelProvider = NonNullable<ChatModelConfig['provider']>;
 export type ToolsConfig = AppConfig['tools'];
 export type WorkflowsConfig = AppConfig['workflows'];
 export type ApprovalsConfig = AppConfig['approvals'];
+export type PoliciesConfig = AppConfig['policies'];
 export type EvaluationConfig = AppConfig['evaluation'];
 export type SchedulesConfig = AppConfig['schedules'];
 export type WebhooksConfig = AppConfig['webhooks'];

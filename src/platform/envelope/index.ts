@@ -1,5 +1,5 @@
 export { autonomyTiers, parseAutonomyCeiling, minAutonomy, type AutonomyTier, type AutonomyParse } from './autonomy.js';
-export type { EnvelopeSubject, EnvelopeSource, ResolvedEnvelope } from './resolved-envelope.js';
+export type { EnvelopeCaller, EnvelopeSubject, EnvelopeSource, ResolvedEnvelope } from './resolved-envelope.js';
 export { resolveEnvelope } from './resolve-envelope.js';
 export { narrowEnvelope, narrowFurther, type EffectiveEnvelope } from './narrow-envelope.js';
 export type { ToolDecision, ToolDenialReason } from './tool-decision.js';

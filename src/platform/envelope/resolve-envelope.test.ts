@@ -94,7 +94,17 @@ describe('resolveEnvelope role combination', () => {
     { roles: ['Harness.A', 'Harness.B', 'Harness.C', 'Harness.Empty'], matched: ['Harness.A', 'Harness.B', 'Harness.C', 'Harness.Empty'], tools: [], servers: [], ceiling: 'Restricted' },
   ])('combines $roles to tools $tools, servers $servers, ceiling $ceiling', ({ roles, matched, tools, servers, ceiling }) => {
     const resolved = resolveEnvelope(config, who(null, roles));
-    expect(resolved).toEqual({ source: 'roles', matchedRoles: matched, allowedTools: tools, allowedMcpServers: servers, autonomyCeiling: ceiling, autoApproveUpTo: 'None', budget: NO_BUDGET });
+    expect(resolved).toEqual({
+      source: 'roles',
+      matchedRoles: matched,
+      allowedTools: tools,
+      allowedMcpServers: servers,
+      autonomyCeiling: ceiling,
+      autoApproveUpTo: 'None',
+      budget: NO_BUDGET,
+      // Whom it was resolved for, as policies see the caller: every role, as the token had them.
+      caller: { subject: '', roles, claims: {} },
+    });
   });
 
   it('lets a role with empty lists zero the combination: nothing is allowed', () => {

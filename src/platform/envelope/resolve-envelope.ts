@@ -11,7 +11,9 @@ function ownGrant(map: Readonly<Record<string, EnvelopeGrantConfig>>, key: strin
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
-function envelope(source: EnvelopeSource, matchedRoles: readonly string[], grant: NormalizedGrant): ResolvedEnvelope {
+const NO_CLAIMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function envelope(source: EnvelopeSource, matchedRoles: readonly string[], grant: NormalizedGrant, who: EnvelopeSubject): ResolvedEnvelope {
   return Object.freeze({
     source,
     matchedRoles: Object.freeze([...matchedRoles]),
@@ -20,6 +22,7 @@ function envelope(source: EnvelopeSource, matchedRoles: readonly string[], grant
     autonomyCeiling: grant.autonomyCeiling,
     autoApproveUpTo: grant.autoApproveUpTo,
     budget: grant.budget,
+    caller: Object.freeze({ subject: who.subjectId ?? '', roles: Object.freeze([...who.roles]), claims: who.claims ?? NO_CLAIMS }),
   });
 }
 
@@ -46,15 +49,15 @@ export function resolveEnvelope(config: EnvelopesConfig, who: EnvelopeSubject): 
 }
 
 function resolveFresh(config: EnvelopesConfig, who: EnvelopeSubject): ResolvedEnvelope {
-  if (who.anonymous) return envelope('anonymous', [], normalizeGrant(config.default));
+  if (who.anonymous) return envelope('anonymous', [], normalizeGrant(config.default), who);
   const subjectGrant = who.subjectId ? ownGrant(config.bySubject, who.subjectId) : undefined;
-  if (subjectGrant) return envelope('subject', [], normalizeGrant(subjectGrant));
+  if (subjectGrant) return envelope('subject', [], normalizeGrant(subjectGrant), who);
   const matched = sortedUnique(who.roles).flatMap((role) => {
     const grant = ownGrant(config.byRole, role);
     return grant ? [{ role, grant: normalizeGrant(grant) }] : [];
   });
   if (matched.length > 0) {
-    return envelope('roles', matched.map((m) => m.role), intersectGrants(matched.map((m) => m.grant)));
+    return envelope('roles', matched.map((m) => m.role), intersectGrants(matched.map((m) => m.grant)), who);
   }
-  return envelope('default', [], normalizeGrant(config.default));
+  return envelope('default', [], normalizeGrant(config.default), who);
 }

@@ -9,6 +9,18 @@ export interface EnvelopeSubject {
   readonly subjectId: string | null;
   readonly roles: readonly string[];
   readonly anonymous: boolean;
+  readonly claims?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Whom an envelope was resolved for, as policies see the caller (DESIGN.md §18): the subject (`""`
+ * when none), the roles and the string-valued claims. A run keeps it with its envelope, so its calls
+ * are judged as its starter's wherever and whenever they run.
+ */
+export interface EnvelopeCaller {
+  readonly subject: string;
+  readonly roles: readonly string[];
+  readonly claims: Readonly<Record<string, string>>;
 }
 
 export type EnvelopeSource = 'subject' | 'roles' | 'default' | 'anonymous';
@@ -26,4 +38,6 @@ export interface ResolvedEnvelope {
   readonly autoApproveUpTo?: AutoApproveTier;
   /** Spend limits (DESIGN §16); absent on a run stored before limits existed: none. */
   readonly budget?: Budget;
+  /** Whom it was resolved for (DESIGN §18); absent on a run stored before policies existed: no subject, roles or claims. */
+  readonly caller?: EnvelopeCaller;
 }
