@@ -30,6 +30,7 @@ const benches = [
   'first-command', // issue 27
   'scale', // issue 28
   'commit-grouping', // issue 28, the next step
+  'workflow-park', // issue 37, workflow runs parked out of memory
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {
