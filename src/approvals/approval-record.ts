@@ -10,7 +10,8 @@ export type ApprovalKind = 'HumanGate' | 'ToolCall';
 export type ApprovalRunKind = 'bundle' | 'workflow';
 /** The rule that asked a person. */
 export type ApprovalReason = 'HumanGate' | ToolCallReason;
-export type ToolCallReason = 'Supervised ceiling' | 'bundle require-approval';
+/** Why a person is asked about a call: the Supervised ceiling, the bundle's require-approval, or a policy (`policy <id>`, DESIGN.md §18). */
+export type ToolCallReason = 'Supervised ceiling' | 'bundle require-approval' | `policy ${string}`;
 
 /** What every approval has, whatever asked for it. */
 interface ApprovalCommon {
@@ -57,6 +58,8 @@ interface ToolCallAsked {
   readonly arguments: string | null;
   readonly riskTier: string;
   readonly reason: ToolCallReason;
+  /** The version of the policy set that asked (DESIGN.md §18), when a policy did. */
+  readonly policyVersion?: string;
 }
 
 /** A workflow HumanGate. */

@@ -21,6 +21,7 @@ export interface ApprovalResource {
   readonly arguments?: string | null;
   readonly riskTier?: string;
   readonly reason: string;
+  readonly policyVersion?: string;
   readonly responseSchema?: Readonly<Record<string, unknown>>;
   readonly requestedBy: string | null;
   readonly createdAt: string;
@@ -71,6 +72,7 @@ export function toApprovalResource(approval: ApprovalData, now: number): Approva
     ...(approval.message === '' ? {} : { message: approval.message }),
     ...(call === undefined ? {} : { tool: call.tool, operation: call.operation, arguments: call.arguments, riskTier: call.riskTier }),
     reason: approval.reason,
+    ...(call?.policyVersion === undefined ? {} : { policyVersion: call.policyVersion }),
     ...(approval.responseSchema === undefined ? {} : { responseSchema: approval.responseSchema }),
     requestedBy: approval.requestedBy ?? null,
     createdAt: isoInstant(approval.createdAt),

@@ -23,6 +23,7 @@ export const ApprovalSchema = Type.Object(
     operation: Type.Optional(Type.String()),
     arguments: Type.Optional(nullable(Type.String(), 'The call’s parameters as redacted JSON text; null when withheld above the frame ceiling.')),
     riskTier: Type.Optional(Type.String()),
+    policyVersion: Type.Optional(Type.String({ description: 'The version of the policy set whose rule asked a person (DESIGN §18); absent when no policy asked.' })),
     reason: Type.String({ description: 'The rule that asked: HumanGate, Supervised ceiling or bundle require-approval.' }),
     responseSchema: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'JSON Schema 2020-12 an Approve’s payload must meet.' })),
     requestedBy: nullable(Type.String(), 'The requester’s name or preferred_username claim.'),

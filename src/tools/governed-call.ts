@@ -13,7 +13,7 @@
 // parks) answers `parked`: nothing ran and no line is written until the call is made again with the
 // verdict. A surface with no supervisor (direct invocation, eval runs) cannot wait for a person: such
 // a call is denied (`approval`).
-import { decideExecution, type ApprovalRule, type EffectiveEnvelope, type ResolvedEnvelope } from '../platform/envelope/index.js';
+import { decideExecution, type ApprovalRule, type EffectiveEnvelope, type ExecutionDecision, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { promiseOf } from '../platform/promise/index.js';
 import { containsSecret, redactText } from '../platform/redaction/index.js';
@@ -24,11 +24,12 @@ import { DeadlineExceeded } from './invocation-deadline.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { ParameterValidator } from './parameter-validator.js';
 import type { ToolRegistry } from './registry.js';
-import type { ConversationScope, Tool, ToolCallContext, ToolResult } from './tool.js';
+import type { PolicyCall, PolicyGate, PolicyJudgement } from './policy-gate.js';
+import type { ConversationScope, Tool, ToolCallContext, ToolOperation, ToolResult } from './tool.js';
 import { ToolCallMetrics } from './tool-call-metrics.js';
 
 export type GovernedSurface = 'direct' | 'mcp' | 'bundle' | 'workflow' | 'eval';
-export type GovernorDenial = 'not-granted' | 'autonomy' | 'data-classification' | 'approval';
+export type GovernorDenial = 'not-granted' | 'policy' | 'autonomy' | 'data-classification' | 'approval';
 
 /** What a model or step is told of a call a person rejected, or that expired undecided (DESIGN.md §13). */
 export const TOOL_CALL_REJECTED = 'Tool call rejected by an approver.';
@@ -39,6 +40,8 @@ export interface ApprovalAsk {
   readonly operation: string;
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly rule: ApprovalRule;
+  /** The version of the policy set whose `ask` this is (DESIGN.md §18), when a policy asked. */
+  readonly policyVersion?: string;
 }
 
 /** The person's verdict: approved (by whom, as the audit line says it), or rejected or expired. */
@@ -95,6 +98,10 @@ export interface GovernedCallRequest {
   readonly supervisor?: Supervisor;
   /** The bundle's AGENT.md `require-approval:` (tightens only), when a bundle makes the call. */
   readonly requireApproval?: readonly string[] | 'all' | null;
+  /** The run the call belongs to (its job id): what its policies' run counters count; absent outside runs. */
+  readonly runId?: string;
+  /** The bundle's AGENT.md id, when a bundle's agent makes the call (policies read it). */
+  readonly bundleId?: string;
 }
 
 /** A denial decided before any call: who asked, under which envelope, for which tool and operation (as asked). */
@@ -146,6 +153,8 @@ export interface GovernedCallsOptions {
   readonly now?: () => number;
   /** AppConfig:AI:Approvals:Enabled: Supervised asks a person instead of refusing. */
   readonly approvalsEnabled?: boolean;
+  /** The policy layer (DESIGN.md §18); absent: none is configured, and no call waits on one. */
+  readonly policies?: PolicyGate;
 }
 
 export class GovernedCalls {
@@ -157,9 +166,11 @@ export class GovernedCalls {
   readonly #tracing: Tracing;
   readonly #now: () => number;
   readonly #approvalsEnabled: boolean;
+  readonly #policies: PolicyGate | undefined;
 
   constructor(options: GovernedCallsOptions) {
     this.#approvalsEnabled = options.approvalsEnabled === true;
+    this.#policies = options.policies;
     this.#registry = options.registry;
     this.#validator = options.validator;
     this.#log = options.log;
@@ -236,34 +247,70 @@ export class GovernedCalls {
   // layer costs its own promises and microtask turns on every step of every run.
   #decide(request: GovernedCallRequest, tool: Tool, span: Span | undefined, execution: CallExecution | undefined): Promise<GovernedCallOutcome> {
     const input = request.input();
-    const name = tool.descriptor.name;
     const decision = decideExecution(
       request.envelope,
-      name,
+      tool.descriptor.name,
       this.#approvalsEnabled ? { approvalsEnabled: true, riskTier: tool.descriptor.riskTier, requireApproval: request.requireApproval ?? null } : undefined,
     );
+    const operation = tool.descriptor.operations.find((op) => op.name === input.operation);
+    // A granted call of a declared operation is judged by the policies too (DESIGN.md §18); with no
+    // policy layer nothing is awaited for it.
+    const policies = this.#policies;
+    const granted = decision.allowed || decision.reason === 'autonomy-below-autonomous';
+    if (policies === undefined || !granted || operation === undefined) return this.#governed(request, tool, input, operation, decision, null, span, execution);
+    const call = policyCall(request, tool, input);
+    return policies.judge(call).then((policy) => this.#governed(request, tool, input, operation, decision, policy, span, execution, call));
+  }
+
+  /**
+   * Combines the envelope, the policy and the ceiling, strictest first (DESIGN.md §18): a policy deny,
+   * the ceiling's refusal, the data classification, then whether a person decides (the policy's ask,
+   * or the ceiling's) and whether this surface can wait for one. A Shadow policy is recorded only.
+   */
+  #governed(
+    request: GovernedCallRequest,
+    tool: Tool,
+    input: ToolInput,
+    operation: ToolOperation | undefined,
+    decision: ExecutionDecision,
+    policy: PolicyJudgement | null,
+    span: Span | undefined,
+    execution: CallExecution | undefined,
+    call?: PolicyCall,
+  ): Promise<GovernedCallOutcome> {
+    const enforced = policy !== null && policy.mode === 'Enforce' ? policy : null;
+    const policyAsks = enforced?.decision === 'ask' ? policyRule(enforced) : undefined;
+    const approval: ApprovalRule | undefined = policyAsks ?? (decision.allowed ? decision.approval : undefined);
     let denial: Denial | null = null;
-    if (!decision.allowed) {
-      denial = { denial: decision.reason === 'autonomy-below-autonomous' ? 'autonomy' : 'not-granted', reason: decision.rule };
+    if (!decision.allowed && decision.reason !== 'autonomy-below-autonomous') {
+      denial = { denial: 'not-granted', reason: decision.rule };
+    } else if (enforced?.decision === 'deny') {
+      denial = { denial: 'policy', reason: policyDenialReason(enforced) };
+    } else if (!decision.allowed) {
+      denial = { denial: 'autonomy', reason: decision.rule };
     } else if ((!tool.descriptor.isReadOnly || tool.descriptor.reachesNetwork) && containsSecret(input.parameters)) {
       denial = { denial: 'data-classification', reason: 'denied: the parameters carry a detected secret and the tool writes or reaches the network' };
-    } else if (decision.approval !== undefined && request.supervisor === undefined) {
-      denial = { denial: 'approval', reason: `denied: a person approves each call of this tool (${decision.approval}), and a ${request.surface} call cannot wait for one` };
+    } else if (approval !== undefined && (request.supervisor === undefined || !this.#approvalsEnabled)) {
+      denial = { denial: 'approval', reason: `denied: a person approves each call of this tool (${approval}), and a ${request.surface} call cannot wait for one` };
     }
-    const operation = tool.descriptor.operations.find((op) => op.name === input.operation);
+    const rule = policyAsks === undefined ? decision.rule : `${decision.rule}; a person approves each call (${policyAsks})`;
     // The arguments of an allowed call are checked before its one line is written, which says so.
     const refusal = denial === null ? this.#check(tool, operation, input) : null;
-    if (denial === null && refusal === null && decision.approval !== undefined && request.supervisor !== undefined) {
+    const ran = denial === null && refusal === null ? call : undefined;
+    if (denial === null && refusal === null && approval !== undefined && request.supervisor !== undefined) {
       // A person decides; the line is written with their verdict.
-      const rule = decision.approval;
-      return request.supervisor.ask({ tool, operation: input.operation, parameters: input.parameters, rule }).then((verdict): Promise<GovernedCallOutcome> => {
+      const ask: ApprovalAsk =
+        policyAsks === undefined || policy === null
+          ? { tool, operation: input.operation, parameters: input.parameters, rule: approval }
+          : { tool, operation: input.operation, parameters: input.parameters, rule: approval, policyVersion: policy.version };
+      return request.supervisor.ask(ask).then((verdict): Promise<GovernedCallOutcome> => {
         if ('parked' in verdict) return Promise.resolve({ status: 'parked', approvalId: verdict.parked });
-        if (verdict.approved) return this.#decided(request, tool, input, operation, span, execution, `${decision.rule}; approved by ${verdict.by}`, null, null);
+        if (verdict.approved) return this.#decided(request, tool, input, operation, span, execution, `${rule}; approved by ${verdict.by}`, null, null, policy, ran);
         const reason = verdict.expired ? 'denied: the approval expired undecided' : 'denied: rejected by an approver';
-        return this.#decided(request, tool, input, operation, span, execution, reason, { denial: 'approval', reason: TOOL_CALL_REJECTED, asked: verdict.expired ? 'expired' : 'rejected' }, null);
+        return this.#decided(request, tool, input, operation, span, execution, reason, { denial: 'approval', reason: TOOL_CALL_REJECTED, asked: verdict.expired ? 'expired' : 'rejected' }, null, policy);
       });
     }
-    return this.#decided(request, tool, input, operation, span, execution, denial === null ? decision.rule : denial.reason, denial, refusal);
+    return this.#decided(request, tool, input, operation, span, execution, denial === null ? rule : denial.reason, denial, refusal, policy, ran);
   }
 
   /** Writes the call's one line and answers it: denied, refused, or run. */
@@ -277,6 +324,8 @@ export class GovernedCalls {
     rule: string,
     denial: Denial | null,
     refusal: CallRefusal | null,
+    policy: PolicyJudgement | null = null,
+    ran?: PolicyCall,
   ): Promise<GovernedCallOutcome> {
     const name = tool.descriptor.name;
     const line = new GovernorDecisionLine(
@@ -290,6 +339,7 @@ export class GovernedCalls {
       sourceOf(request.envelope),
       request.requestId ?? null,
       refusal?.kind ?? null,
+      policy === null ? null : policyOnLine(policy),
     );
     // An operation the tool does not declare is caller or model text: logged as a plain (redacted) object.
     this.#log.info(operation !== undefined ? line : { ...line, operation: asked(input.operation) }, 'tool call governed');
@@ -307,7 +357,9 @@ export class GovernedCalls {
     }
     const started = this.#metrics === undefined ? 0 : this.#now();
     const op = input.operation;
-    return this.#run(request, tool, input, execution).then(
+    // With policies, a call that runs counts in its run's counters before it runs (the next call reads them).
+    const running = ran === undefined || this.#policies === undefined ? this.#run(request, tool, input, execution) : this.#policies.ran(ran).then(() => this.#run(request, tool, input, execution));
+    return running.then(
       (result): GovernedCallOutcome => {
         // The signal is read only for a failure: a direct invocation builds it only when read.
         this.#completed(request, tool, result.ok ? 'succeeded' : stoppedAs(request.signal) ?? 'failed', started, span);
@@ -360,6 +412,37 @@ export class GovernedCalls {
 function stoppedAs(signal: AbortSignal): 'timed_out' | 'cancelled' | null {
   if (!signal.aborted) return null;
   return signal.reason instanceof DeadlineExceeded ? 'timed_out' : 'cancelled';
+}
+
+/** What the policy layer is asked about a call. */
+function policyCall(request: GovernedCallRequest, tool: Tool, input: ToolInput): PolicyCall {
+  return {
+    surface: request.surface,
+    ownerId: request.ownerId,
+    envelope: request.envelope,
+    tool,
+    operation: input.operation,
+    parameters: input.parameters,
+    ...(request.runId === undefined ? {} : { runId: request.runId }),
+    ...(request.bundleId === undefined ? {} : { bundleId: request.bundleId }),
+  };
+}
+
+/** The approval rule of a policy's ask: `policy <id>`, naming the first policy that asked (DESIGN.md §18). */
+function policyRule(policy: PolicyJudgement): ApprovalRule {
+  return `policy ${policy.determining[0] ?? 'unnamed'}`;
+}
+
+/** The audit reason of a policy's denial: the forbids that matched, the policies that failed, or why none permits it. */
+function policyDenialReason(policy: PolicyJudgement): string {
+  if (policy.errors.length > 0) return `denied by policy: ${policy.errors.join(', ')} failed to evaluate`;
+  if (policy.determining.length > 0) return `denied by policy: ${policy.determining.join(', ')}`;
+  return `denied by policy: ${policy.reason ?? 'no policy permits this call'}`;
+}
+
+/** The `policy` object of the line (DESIGN.md §18): never the reason text, which may quote the call. */
+function policyOnLine(policy: PolicyJudgement): { version: string; decision: string; determining: readonly string[]; errors: readonly string[]; mode: string } {
+  return { version: policy.version, decision: policy.decision, determining: policy.determining, errors: policy.errors, mode: policy.mode };
 }
 
 function sourceOf(envelope: ResolvedEnvelope | EffectiveEnvelope): string {

@@ -23,6 +23,8 @@ export class GovernorDecisionLine extends FrameworkLogLine {
     readonly reqId: string | null,
     /** An allowed call refused for its arguments: undeclared-operation or invalid-parameters; else null. */
     readonly refusal: string | null = null,
+    /** The policy layer's decision (DESIGN.md §18); null with no policy layer, or for a tool the envelope does not grant. */
+    readonly policy: { readonly version: string; readonly decision: string; readonly determining: readonly string[]; readonly errors: readonly string[]; readonly mode: string } | null = null,
   ) {
     super();
   }

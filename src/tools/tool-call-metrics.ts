@@ -9,6 +9,7 @@ import type { Tool } from './tool.js';
 /** The `rule` label of a denied call. */
 const DENIAL_RULE: Readonly<Record<GovernorDenial, string>> = {
   'not-granted': 'not_granted',
+  policy: 'policy',
   autonomy: 'autonomy',
   'data-classification': 'data_classification',
   approval: 'approval',

@@ -43,6 +43,8 @@ export interface ConverseInput {
   readonly requireApproval?: readonly string[] | 'all' | null;
   /** Whose spend its model calls (and its sub-agents') are, checked against the run's limits (DESIGN §16). */
   readonly spend?: SpendAccount;
+  /** The bundle's AGENT.md id, when a bundle's own agent converses (its calls' policies read it). */
+  readonly bundleId?: string;
   /** Goes on from a conversation parked for a decision; `delegatedUsage`: what its sub-agents had spent. */
   readonly resume?: { readonly checkpoint: ConversationCheckpoint; readonly delegatedUsage: { readonly inputTokens: number; readonly outputTokens: number } };
 }
@@ -108,6 +110,9 @@ export class AgentRuntime {
         log: this.#options.log,
         ...(input.supervisorFor === undefined ? {} : { supervisorFor: input.supervisorFor }),
         ...(input.requireApproval === undefined ? {} : { requireApproval: input.requireApproval }),
+        // The run's counters (policies) are the run's whatever the depth: a sub-agent's calls count in them.
+        ...(input.spend === undefined ? {} : { runId: input.spend.runId }),
+        ...(input.bundleId === undefined ? {} : { bundleId: input.bundleId }),
       }),
       limits: {
         maxModelCallsPerTurn: limits.maxModelCallsPerTurn,

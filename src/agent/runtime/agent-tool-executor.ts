@@ -21,6 +21,10 @@ export interface AgentToolExecutorOptions {
   readonly supervisorFor?: (toolCallId: string) => Supervisor;
   /** The bundle's AGENT.md `require-approval:`. */
   readonly requireApproval?: readonly string[] | 'all' | null;
+  /** The run the calls belong to (policies' run counters). */
+  readonly runId?: string;
+  /** The bundle's AGENT.md id (policies read it). */
+  readonly bundleId?: string;
   /** Told the name of every tool that ran and failed (an eval case is then errored). */
   readonly onFailed?: (toolName: string) => void;
   readonly log: { info(details: object, message: string): void };
@@ -38,6 +42,8 @@ export function agentToolExecutor(options: AgentToolExecutorOptions): ExecuteToo
       input: () => input,
       signal,
       callId: call.toolCallId,
+      ...(options.runId === undefined ? {} : { runId: options.runId }),
+      ...(options.bundleId === undefined ? {} : { bundleId: options.bundleId }),
       ...(conversation === undefined ? {} : { conversation }),
       ...(options.supervisorFor === undefined ? {} : { supervisor: options.supervisorFor(call.toolCallId) }),
       ...(options.requireApproval === undefined ? {} : { requireApproval: options.requireApproval }),

@@ -72,6 +72,7 @@ export class BundleRunExecutor {
         supervisorFor: supervision.supervisorFor,
         requireApproval: leased.handle.manifest.requireApproval,
         spend: { ownerId: run.ownerId, family: 'bundle', runId: run.jobId, budget: input.envelope.budget ?? NO_BUDGET },
+        bundleId: leased.handle.manifest.id,
         ...(resumed === undefined ? {} : { resume: { checkpoint: resumed.checkpoint, delegatedUsage: resumed.delegatedUsage } }),
       });
       const waiting = supervision.waiting();
@@ -122,6 +123,7 @@ export class BundleRunExecutor {
             arguments: Buffer.byteLength(text, 'utf8') > frameCeilingBytes ? null : text,
             riskTier: ask.tool.descriptor.riskTier,
             reason: ask.rule,
+            ...(ask.policyVersion === undefined ? {} : { policyVersion: ask.policyVersion }),
             routedTo: approvals.routing(),
             escalated: false,
             requestedBy: run.input.requestedBy ?? null,

@@ -22,6 +22,8 @@ export interface CaseContext {
   readonly subject: ResolvedSubject;
   readonly calls: GovernedCalls;
   readonly ownerId: string;
+  /** The eval run's job id (its policies' run counters). */
+  readonly runId: string;
   readonly limits: ConversationLimits;
   readonly ids: IdGenerator;
   readonly clock: Clock;
@@ -56,6 +58,7 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
         surface: 'eval',
         ownerId: context.ownerId,
         envelope: subject.envelope,
+        runId: context.runId,
         onFailed: (name) => failedTools.add(name),
         log: { info: () => undefined },
       }),

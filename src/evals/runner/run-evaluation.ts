@@ -79,7 +79,7 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
     taken = await runPool(pending, input.parallelism, async (index) => {
       const execution = input.executions[index] as CaseExecution;
       const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
-      const result = await runCase(execution, { ...host, model, subject, ownerId: input.ownerId, deadlines });
+      const result = await runCase(execution, { ...host, model, subject, ownerId: input.ownerId, runId: input.jobId, deadlines });
       results[index] = result;
       await input.onJudged?.(index, result);
     }, input.draining);

@@ -12,8 +12,8 @@ import type { ResolvedEnvelope } from './resolved-envelope.js';
 import { matchToolPattern } from './tool-pattern-set.js';
 import { deny, type ToolDecision } from './tool-decision.js';
 
-/** The rule that asked a person (the approval's `reason`). */
-export type ApprovalRule = 'Supervised ceiling' | 'bundle require-approval';
+/** The rule that asked a person (the approval's `reason`): the ceiling, the bundle, or a policy (`policy <id>`, DESIGN.md §18). */
+export type ApprovalRule = 'Supervised ceiling' | 'bundle require-approval' | `policy ${string}`;
 
 export interface Supervision {
   /** AppConfig:AI:Approvals:Enabled. */

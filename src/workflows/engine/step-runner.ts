@@ -3,6 +3,7 @@
 // sub-plans go through the context so the engine keeps track of what is waiting and running.
 import type { JsonObject, StepType } from '../definition/workflow-definition.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
+import type { ToolCallReason } from '../../approvals/index.js';
 
 export interface SettledStep {
   readonly status: 'Succeeded' | 'Failed' | 'Skipped';
@@ -27,7 +28,9 @@ export interface ToolCallApproval {
   /** The call's parameters as redacted JSON text, or null when withheld. */
   readonly arguments: string | null;
   readonly riskTier: string;
-  readonly reason: 'Supervised ceiling' | 'bundle require-approval';
+  readonly reason: ToolCallReason;
+  /** The version of the policy set that asked, when a policy did (DESIGN.md §18). */
+  readonly policyVersion?: string;
 }
 
 export interface ApprovalRequest {

@@ -99,7 +99,16 @@ export class ApprovalDesk implements GateKeeper {
       approval =
         call === undefined
           ? { ...common, kind: 'HumanGate', reason: 'HumanGate' }
-          : { ...common, kind: 'ToolCall', reason: call.reason, tool: call.tool, operation: call.operation, arguments: call.arguments, riskTier: call.riskTier };
+          : {
+              ...common,
+              kind: 'ToolCall',
+              reason: call.reason,
+              tool: call.tool,
+              operation: call.operation,
+              arguments: call.arguments,
+              riskTier: call.riskTier,
+              ...(call.policyVersion === undefined ? {} : { policyVersion: call.policyVersion }),
+            };
       this.#byId.set(approval.approvalId, approval);
       const opening = approval;
       await this.#owned(() => this.#approvals.request(opening, this.#owner.ownerId));

@@ -44,7 +44,7 @@ export function createStepRunners(
     deps.chatModel === null || deps.spend === undefined
       ? deps.chatModel
       : meterChatModel(deps.chatModel, deps.spend, { ownerId: run.ownerId, family: 'workflow', runId: run.jobId, budget: grant.budget ?? NO_BUDGET });
-  const governed = { calls: deps.calls, ownerId: run.ownerId, envelope: run.envelope, limits };
+  const governed = { calls: deps.calls, ownerId: run.ownerId, runId: run.jobId, envelope: run.envelope, limits };
   return boundOutputs(
     {
       LlmCall: createLlmCallRunner({ chatModel, ...deps.chatDefaults, limits }),

@@ -23,6 +23,8 @@ export interface RetrievalPlanDependencies {
   readonly knowledge: Pick<KnowledgeIndexes, 'search'>;
   readonly calls: GovernedCalls;
   readonly ownerId: string;
+  /** The run's job id (its policies' run counters). */
+  readonly runId: string;
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
   readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes'>;
 }
@@ -38,7 +40,7 @@ export function createRetrievalPlanRunner(deps: RetrievalPlanDependencies): Step
       const input = { operation: RETRIEVAL_OPERATION, parameters: { index: configuration.index, query, topK: configuration.topK } };
       let hits: readonly KnowledgeHit[] | undefined;
       const outcome = await deps.calls.call(
-        { surface: 'workflow', ownerId: deps.ownerId, envelope: deps.envelope, toolName: RETRIEVAL_TOOL, input: () => input, signal: context.signal },
+        { surface: 'workflow', ownerId: deps.ownerId, runId: deps.runId, envelope: deps.envelope, toolName: RETRIEVAL_TOOL, input: () => input, signal: context.signal },
         async () => {
           hits = deps.knowledge.search(configuration.index, query, configuration.topK);
           return hits === undefined ? toolFailure(INDEX_MISSING) : toolSuccess('');

@@ -17,6 +17,8 @@ import { templateScope } from './template-scope.js';
 export interface ToolUseDependencies {
   readonly calls: GovernedCalls;
   readonly ownerId: string;
+  /** The run's job id (its policies' run counters). */
+  readonly runId: string;
   readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
   readonly limits: Pick<StepLimits, 'maxRenderedTemplateBytes' | 'maxStepOutputBytes'>;
 }
@@ -31,7 +33,16 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     if (parameters === undefined) return Promise.resolve({ ok: false, error: templateTooLarge(maxRenderedTemplateBytes) });
     const input = { operation: configuration.operation, parameters };
     return deps.calls
-      .call({ surface: 'workflow', ownerId: deps.ownerId, envelope: deps.envelope, toolName: configuration.tool, input: () => input, signal: context.signal, supervisor: supervisorOf(context) })
+      .call({
+        surface: 'workflow',
+        ownerId: deps.ownerId,
+        runId: deps.runId,
+        envelope: deps.envelope,
+        toolName: configuration.tool,
+        input: () => input,
+        signal: context.signal,
+        supervisor: supervisorOf(context),
+      })
       .then((outcome) => stepOutcome(outcome, maxStepOutputBytes));
   };
 }
@@ -54,6 +65,7 @@ function supervisorOf(context: StepContext): Supervisor {
           arguments: Buffer.byteLength(text, 'utf8') > MAX_ARGUMENTS_BYTES ? null : text,
           riskTier: ask.tool.descriptor.riskTier,
           reason: ask.rule,
+          ...(ask.policyVersion === undefined ? {} : { policyVersion: ask.policyVersion }),
         },
       });
       return decision.decision === 'Approve' ? { approved: true, by: decision.decidedBy ?? 'an approver' } : { approved: false, expired: decision.timedOut };
