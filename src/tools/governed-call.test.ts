@@ -11,6 +11,7 @@ import { ParameterValidator } from './parameter-validator.js';
 import { ToolRegistry } from './registry.js';
 import { toolBusy, toolFailure, toolSuccess, type Tool } from './tool.js';
 import { NO_BUDGET } from '../platform/envelope/index.js';
+import type { PolicyCall, PolicyGate, PolicyJudgement } from './policy-gate.js';
 
 const SECRET = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ';
 const envelopeOf = (tools: string[], autonomyCeiling: 'Autonomous' | 'Supervised' = 'Autonomous'): ResolvedEnvelope =>
@@ -29,7 +30,7 @@ const descriptor = (name: string, overrides: Partial<Tool['descriptor']> = {}): 
 });
 const tool = (name: string, invoke: Tool['invoke'] = async () => toolSuccess('ok'), overrides: Partial<Tool['descriptor']> = {}): Tool => ({ descriptor: descriptor(name, overrides), invoke });
 
-function governed(tools: Tool[], options: { readonly approvalsEnabled?: boolean } = {}) {
+function governed(tools: Tool[], options: { readonly approvalsEnabled?: boolean; readonly policies?: PolicyGate } = {}) {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
   const metrics = new ServiceMetrics({ enabled: true });
@@ -277,5 +278,85 @@ describe('a call a person must approve (DESIGN.md §13)', () => {
     const { asked, supervisor } = asking({ approved: true, by: 'Vera' });
     await expect(calls.call(request('echo', 'say', {}, { envelope: supervised, supervisor }))).resolves.toMatchObject({ status: 'denied', denial: 'autonomy' });
     expect(asked).toEqual([]);
+  });
+});
+
+describe('the governed call with a policy layer (DESIGN.md §18)', () => {
+  /** A policy layer answering `judgement` for every call, recording what it was asked and what ran. */
+  const layer = (judgement: Omit<PolicyJudgement, 'version' | 'reason'> & { readonly reason?: string | null }) => {
+    const judged: PolicyCall[] = [];
+    const ran: PolicyCall[] = [];
+    const policies: PolicyGate = {
+      judge: async (call) => {
+        judged.push(call);
+        return { version: 'abc123def456', reason: null, ...judgement };
+      },
+      ran: async (call) => {
+        ran.push(call);
+      },
+    };
+    return { policies, judged, ran };
+  };
+  const supervisor = (verdict: ApprovalVerdict) => {
+    const asked: ApprovalAsk[] = [];
+    return { asked, supervisor: { ask: async (ask: ApprovalAsk) => (asked.push(ask), verdict) } };
+  };
+
+  it('denies a call a policy forbids, before the ceiling, and writes the policy object on the line; the run counters do not count it', async () => {
+    const { policies, judged, ran } = layer({ decision: 'deny', determining: ['no-big-refunds'], errors: [], mode: 'Enforce' });
+    const { calls, decisions } = governed([tool('echo')], { policies });
+    await expect(calls.call(request('echo', 'say', { text: 'hi' }, { runId: 'job-1' }))).resolves.toMatchObject({ status: 'denied', denial: 'policy' });
+    expect(judged).toEqual([expect.objectContaining({ tool: expect.objectContaining({ descriptor: expect.objectContaining({ name: 'echo' }) }), operation: 'say', parameters: { text: 'hi' }, runId: 'job-1', surface: 'workflow' })]);
+    expect(ran).toEqual([]);
+    expect(decisions()).toEqual([
+      expect.objectContaining({ verdict: 'denied', denial: 'policy', reason: 'denied by policy: no-big-refunds', policy: { version: 'abc123def456', decision: 'deny', determining: ['no-big-refunds'], errors: [], mode: 'Enforce' } }),
+    ]);
+  });
+
+  it('runs an allowed call and counts it in its run; a tool the envelope does not grant is never judged (policy null)', async () => {
+    const { policies, judged, ran } = layer({ decision: 'allow', determining: ['p0'], errors: [], mode: 'Enforce' });
+    const { calls, decisions } = governed([tool('echo'), tool('other')], { policies });
+    await expect(calls.call(request('echo', 'say', {}, { runId: 'job-1' }))).resolves.toMatchObject({ status: 'succeeded' });
+    await expect(calls.call(request('other', 'say', {}))).resolves.toMatchObject({ status: 'denied', denial: 'not-granted' });
+    expect(judged).toHaveLength(1);
+    expect(ran.map((call) => call.runId)).toEqual(['job-1']);
+    expect(decisions().map((line) => line['policy'])).toEqual([{ version: 'abc123def456', decision: 'allow', determining: ['p0'], errors: [], mode: 'Enforce' }, null]);
+  });
+
+  it('asks a person for a call a policy asks about, with the policy as the approval\'s reason and the set\'s version, and runs it once approved', async () => {
+    const { policies } = layer({ decision: 'ask', determining: ['large-refund'], errors: [], mode: 'Enforce' });
+    const { calls, decisions } = governed([tool('echo')], { policies, approvalsEnabled: true });
+    const person = supervisor({ approved: true, by: 'Vera' });
+    await expect(calls.call(request('echo', 'say', {}, { supervisor: person.supervisor }))).resolves.toMatchObject({ status: 'succeeded' });
+    expect(person.asked).toEqual([expect.objectContaining({ rule: 'policy large-refund', policyVersion: 'abc123def456' })]);
+    expect(decisions()).toEqual([expect.objectContaining({ verdict: 'allowed', reason: expect.stringContaining('approved by Vera'), policy: expect.objectContaining({ decision: 'ask' }) })]);
+  });
+
+  it('denies an ask on a surface that cannot wait, or with approvals off, as an approval denial', async () => {
+    const { policies } = layer({ decision: 'ask', determining: ['large-refund'], errors: [], mode: 'Enforce' });
+    const off = governed([tool('echo')], { policies });
+    const person = supervisor({ approved: true, by: 'Vera' });
+    await expect(off.calls.call(request('echo', 'say', {}, { supervisor: person.supervisor }))).resolves.toMatchObject({ status: 'denied', denial: 'approval' });
+    const on = governed([tool('echo')], { policies, approvalsEnabled: true });
+    await expect(on.calls.call(request('echo', 'say', {}, { surface: 'direct' }))).resolves.toMatchObject({ status: 'denied', denial: 'approval' });
+    expect(person.asked).toEqual([]);
+  });
+
+  it('in Shadow mode records what the policy would have done and enforces nothing: a deny runs, an ask runs without asking', async () => {
+    for (const decision of ['deny', 'ask'] as const) {
+      const { policies } = layer({ decision, determining: ['p1'], errors: [], mode: 'Shadow' });
+      const { calls, decisions } = governed([tool('echo')], { policies, approvalsEnabled: true });
+      const person = supervisor({ approved: false, expired: false });
+      await expect(calls.call(request('echo', 'say', {}, { supervisor: person.supervisor }))).resolves.toMatchObject({ status: 'succeeded' });
+      expect(person.asked).toEqual([]);
+      expect(decisions()).toEqual([expect.objectContaining({ verdict: 'allowed', policy: expect.objectContaining({ decision, mode: 'Shadow' }) })]);
+    }
+  });
+
+  it('names the policies that failed to evaluate in a denial (fail closed)', async () => {
+    const { policies } = layer({ decision: 'deny', determining: [], errors: ['bad-decimal'], mode: 'Enforce' });
+    const { calls, decisions } = governed([tool('echo')], { policies });
+    await expect(calls.call(request('echo', 'say', {}))).resolves.toMatchObject({ status: 'denied', denial: 'policy' });
+    expect(decisions()).toEqual([expect.objectContaining({ reason: 'denied by policy: bad-decimal failed to evaluate', policy: expect.objectContaining({ errors: ['bad-decimal'] }) })]);
   });
 });
