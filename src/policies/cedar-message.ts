@@ -11,7 +11,11 @@ export interface LocatedMessage {
 
 export function locatedMessage(error: DetailedError, lines: SourceLines): LocatedMessage {
   const start = error.sourceLocations?.[0]?.start;
-  const message = error.message.replace(/^for policy `[^`]*`, /, '');
-  const help = error.help === null || error.help === '' ? '' : ` (${error.help})`;
+  const message = withoutLocalId(error.message);
+  const help = error.help === null || error.help === '' ? '' : ` (${withoutLocalId(error.help)})`;
   return { line: start === undefined ? null : lines.lineOf(start), message: `${message}${help}` };
+}
+
+function withoutLocalId(text: string): string {
+  return text.replace(/for policy `[^`]*`, /g, '');
 }
