@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway'];
+const features = ['models', 'agent', 'tools', 'policies', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -57,6 +57,8 @@ export default tseslint.config(
             ...['models', 'agent', 'tools', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'runs', 'capabilities', 'system', 'console'].map((f) =>
               zone(f, 'mcp-gateway', 'only the composition root mounts the MCP gateway'),
             ),
+            // The policy layer (DESIGN §18) decides one call from the catalog's descriptors; the tool plane and its surfaces use it.
+            ...['agent', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway', 'runs'].map((f) => zone('policies', f, 'policies import only the tool plane and platform')),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

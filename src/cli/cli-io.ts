@@ -24,6 +24,7 @@ export const USAGE = [
   '  dev-idp [--port N] [--host H] [--state DIR]      a local OpenID provider for development and tests',
   '  token --sub S [--oid O] [--role R]... [--ttl 1h] [--state DIR]   mint a token from the dev-idp',
   '  bundle pack DIR [-o FILE]                        zip an agent folder and check it as the server would',
+  '  policy validate FILE... | test FILE... --cases FILE [--config FILE]...   check Cedar policies, or run test cases against them',
   '',
   'commands that talk to a running service (--url/--token or PORTCULLIS_URL/PORTCULLIS_TOKEN; --json; --help on each):',
   '  eval run DATASET... [--wait] [--junit FILE]      run evals; exit 0 on Pass, 1 on Fail, 3 when refused',

@@ -29,6 +29,7 @@ const commands: Readonly<Record<string, Command>> = {
   schedule: async (args, io) => (await import('./remote/index.js')).runScheduleCommand(args, remote(io)),
   webhook: async (args, io) => (await import('./remote/index.js')).runWebhookCommand(args, remote(io)),
   mcp: async (args, io) => (await import('./remote/index.js')).runMcpCommand(args, remote(io)),
+  policy: async (args, io) => (await import('./policy/index.js')).runPolicy(args, io),
 };
 
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {

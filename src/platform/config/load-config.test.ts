@@ -478,3 +478,13 @@ describe('loadConfig rules: storage (portcullis migrate)', () => {
     });
   });
 });
+
+describe('loadConfig rules: mcp-servers (portcullis policy --config)', () => {
+  it('runs only the rules the MCP servers need: no authentication refuses nothing, a stdio server without a command still does', () => {
+    expect(load({ env: {}, rules: 'mcp-servers' })).toMatchObject({ ok: true });
+    expect(load({ env: { AppConfig__AI__McpServers__crm__Transport: 'stdio' }, rules: 'mcp-servers' })).toEqual({
+      ok: false,
+      problems: ['AppConfig:AI:McpServers:crm:Command: is required when Transport is stdio'],
+    });
+  });
+});

@@ -25,9 +25,10 @@ export interface LoadConfigOptions {
   /** Each --config FILE in order (relative to cwd). */
   readonly configFiles: readonly string[];
   /**
-   * Which start-up rules run: `all` (default, `serve`), or `storage` for a command that uses only
-   * AppConfig:Storage (`migrate`): the rules reading other keys (authentication, envelopes, dataset
-   * roots, MCP servers) are skipped, so a configuration without authentication can still migrate.
+   * Which start-up rules run: `all` (default, `serve`), `storage` for a command that uses only
+   * AppConfig:Storage (`migrate`), or `mcp-servers` for one that uses only the MCP servers (`policy
+   * --config`): the rules reading other keys (authentication, dataset roots, …) are skipped, so a
+   * configuration without authentication can still migrate or list its MCP servers' tools.
    */
   readonly rules?: RuleScope;
 }

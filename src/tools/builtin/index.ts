@@ -42,5 +42,6 @@ export async function createBuiltinTools(config: AppConfig, deps: { clock: Clock
   return { tools, knowledge, delegateTask, sweepMemory: () => memory.store.sweep() };
 }
 
+export { builtinToolDescriptors } from './builtin-descriptors.js';
 export { DELEGATE_UNAVAILABLE, type DelegateRunner, type DelegateTaskTool } from './delegate-task/index.js';
 export type { KnowledgeHit, KnowledgeIndexes } from './knowledge/index.js';

@@ -1,6 +1,6 @@
 // The start-up rules that relate several keys, and running them all: every rule runs (so every
 // problem is reported at once) unless a key it reads was already refused, or it is out of the
-// scope asked for (`migrate` asks only for the storage rules).
+// scope asked for (`migrate` asks only for the storage rules, `policy` for the MCP servers').
 import { authInstanceRule } from './auth-instance-rule.js';
 import { authSchemeRule } from './auth-scheme-rule.js';
 import type { ConfigRule, DraftConfig, RuleContext } from './config-rule.js';
@@ -11,11 +11,16 @@ import { storageProviderRule } from './storage-provider-rule.js';
 
 export const configRules: readonly ConfigRule[] = [authSchemeRule, authInstanceRule, evaluationRootsRule, mcpServerRule, envelopeRule, storageProviderRule];
 
-/** `storage`: only the rules that read nothing but AppConfig:Storage keys (what `migrate` needs). */
-export type RuleScope = 'all' | 'storage';
+/**
+ * `storage`: only the rules that read nothing but AppConfig:Storage keys (what `migrate` needs);
+ * `mcp-servers`: only those that read nothing but AppConfig:AI:McpServers keys (what `policy --config` needs).
+ */
+export type RuleScope = 'all' | 'storage' | 'mcp-servers';
+
+const SCOPE_KEYS: Readonly<Record<Exclude<RuleScope, 'all'>, string>> = { storage: 'AppConfig:Storage:', 'mcp-servers': 'AppConfig:AI:McpServers:' };
 
 const inScope = (rule: ConfigRule, scope: RuleScope): boolean =>
-  scope === 'all' || rule.reads.every((key) => key.startsWith('AppConfig:Storage:'));
+  scope === 'all' || rule.reads.every((key) => key.startsWith(SCOPE_KEYS[scope]));
 
 export function applyRules(
   config: DraftConfig,

@@ -2,14 +2,14 @@
 // SSRF (address vetting on every hop, pinned connections, no second DNS answer) and bounded in
 // time and size. A non-2xx answer is a success: the tool ran and `status` says what happened.
 import { deadlineSignal } from '../../../platform/abort/index.js';
-import { toolFailure, toolSuccess, type Tool, type ToolCallContext, type ToolDescriptor, type ToolResult } from '../../tool.js';
+import { toolFailure, toolSuccess, type Tool, type ToolCallContext, type ToolResult } from '../../tool.js';
 import { decodeBody } from './decode-body.js';
 import { fetchErrorMessage } from './fetch-error-message.js';
 import { followRedirects } from './follow-redirects.js';
 import { createHostAllowlist } from './create-host-allowlist.js';
 import { systemLookup, type HostLookup } from './host-lookup.js';
 import { httpFetchLimits } from './http-fetch-limits.js';
-import { httpFetchOperations } from './http-fetch-operations.js';
+import { httpFetchDescriptor } from './http-fetch-descriptor.js';
 import { checkRequestHeaders } from './check-request-headers.js';
 
 export interface HttpFetchToolOptions {
@@ -21,17 +21,6 @@ export interface HttpFetchToolOptions {
   /** DNS resolution; injectable for tests. */
   readonly lookup?: HostLookup;
 }
-
-const descriptor: ToolDescriptor = {
-  name: 'http_fetch',
-  description: 'Fetch a URL from a host the operator allowed (GET or HEAD); returns status, headers and body.',
-  operations: httpFetchOperations,
-  riskTier: 'High',
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  isDirectlyInvocable: true,
-  reachesNetwork: true,
-};
 
 /** Throws on invalid options (a bad allowlist entry, a non-positive bound), so start-up fails loudly. */
 export function createHttpFetchTool(options: HttpFetchToolOptions): Tool {
@@ -91,5 +80,5 @@ export function createHttpFetchTool(options: HttpFetchToolOptions): Tool {
     }
   }
 
-  return { descriptor, invoke };
+  return { descriptor: httpFetchDescriptor, invoke };
 }

@@ -1,19 +1,8 @@
 // The `knowledge` built-in tool: search and read the host's configured document indexes.
 // Read-only over indexes built at start-up; it never touches the file system itself.
-import { toolFailure, toolSuccess, type Tool, type ToolDescriptor, type ToolResult } from '../../tool.js';
+import { toolFailure, toolSuccess, type Tool, type ToolResult } from '../../tool.js';
 import type { KnowledgeIndexes } from './create-knowledge-indexes.js';
-import { knowledgeOperations } from './knowledge-operations.js';
-
-const descriptor: ToolDescriptor = {
-  name: 'knowledge',
-  description: 'Search the host’s document indexes and read documents by id.',
-  operations: knowledgeOperations,
-  riskTier: 'Low',
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  isDirectlyInvocable: true,
-  reachesNetwork: false,
-};
+import { knowledgeDescriptor } from './knowledge-descriptor.js';
 
 export function createKnowledgeTool(indexes: KnowledgeIndexes): Tool {
   const unknownIndex = (index: string): ToolResult =>
@@ -45,7 +34,7 @@ export function createKnowledgeTool(indexes: KnowledgeIndexes): Tool {
   }
 
   return {
-    descriptor,
+    descriptor: knowledgeDescriptor,
     invoke: (operation, parameters) => Promise.resolve(invoke(operation, parameters)),
   };
 }

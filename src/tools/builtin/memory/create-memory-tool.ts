@@ -4,26 +4,15 @@
 // reads, lists or deletes another's keys.
 import type { Clock } from '../../../platform/clock/index.js';
 import type { Storage } from '../../../platform/storage/index.js';
-import { toolFailure, toolSuccess, type Tool, type ToolDescriptor, type ToolResult } from '../../tool.js';
+import { toolFailure, toolSuccess, type Tool, type ToolResult } from '../../tool.js';
 import { memoryLimits } from './memory-limits.js';
-import { memoryOperations } from './memory-operations.js';
+import { memoryDescriptor } from './memory-descriptor.js';
 import { isValidMemoryKey, MemoryStore, type MemoryBounds } from './memory-store.js';
 
 export interface MemoryToolOptions extends MemoryBounds {
   readonly clock: Clock;
   readonly storage: Storage;
 }
-
-const descriptor: ToolDescriptor = {
-  name: 'memory',
-  description: 'Remember small JSON values between calls, private to you, optionally expiring.',
-  operations: memoryOperations,
-  riskTier: 'Low',
-  isReadOnly: false,
-  isConcurrencySafe: false,
-  isDirectlyInvocable: true,
-  reachesNetwork: false,
-};
 
 const badKey = `The key must be 1 to ${memoryLimits.maxKeyLength} characters from A-Z a-z 0-9 . _ : / -.`;
 
@@ -66,7 +55,7 @@ export function createMemoryTool(options: MemoryToolOptions): { readonly tool: T
   }
 
   const tool: Tool = {
-    descriptor,
+    descriptor: memoryDescriptor,
     invoke: (operation, parameters, context) => invoke(operation, parameters, context.ownerId),
     close: () => Promise.resolve(),
   };
