@@ -3,6 +3,8 @@
 // stops, the run engine stops (drained, or settled), then each feature's open streams end, then the server closes, then each
 // feature's sweepers and held resources, the tool plane, the authenticator, tracing and the storage.
 // The only place that wires things up.
+import { policyCatalog, startPolicies } from './policies/start-policies.js';
+import { registerPolicyRoutes } from './policies/routes.js';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
@@ -89,10 +91,12 @@ export interface StartupProbe {
   mcpServers(signal?: AbortSignal): Promise<Record<string, McpServerStatus>>;
 }
 
-/** The built service: the Fastify app to listen with, and what the start-up banner asks. */
+/** The built service: the Fastify app to listen with, what the start-up banner asks, and what SIGHUP does. */
 export interface BuiltApp {
   readonly app: App;
   readonly probe: StartupProbe;
+  /** Re-reads the policy files (DESIGN §18); an invalid set is refused (logged) and the previous one stays. Nothing without policies. */
+  readonly reload: () => Promise<void>;
 }
 
 /** How long stopping lets live runs drain (or settle) before they are stopped where they are. */
@@ -212,11 +216,17 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   if (config.console.enabled) await registerConsole(app, { config, ...(deps.consoleRoot === undefined ? {} : { root: deps.consoleRoot }) });
 
   const builtins = await createBuiltinTools(config, { clock, log, storage });
+  const registry = new ToolRegistry(builtins.tools, mcp);
+  // Policies (DESIGN §18), validated against the catalog before anything else starts: an invalid set stops start-up.
+  const policies = await startPolicies(config.policies, { registry, storage, clock, log }).catch(async (error: unknown) => {
+    await registry.close();
+    await builtins.knowledge.close();
+    throw error;
+  });
   const idempotencySweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the idempotency key sweep', log, sweep: () => idempotency.sweep() });
   const memorySweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the memory tool sweep', log, sweep: () => builtins.sweepMemory() });
-  const registry = new ToolRegistry(builtins.tools, mcp);
   const validator = new ParameterValidator();
-  const calls = new GovernedCalls({ registry, validator, log, metrics, tracing, approvalsEnabled: config.approvals.enabled });
+  const calls = new GovernedCalls({ registry, validator, log, metrics, tracing, approvalsEnabled: config.approvals.enabled, ...(policies === undefined ? {} : { policies }) });
   const access = new AccessPolicy({ envelopes: config.bundleExecution.envelopes, audit });
   const catalog = new CatalogService({ registry, access });
   // One set of invocation slots: a caller's four executing calls count over HTTP and the MCP gateway alike.
@@ -265,11 +275,13 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     log,
     sweep: () => approvals.sweep(),
   });
+  registerPolicyRoutes(app, { access, registry, approvalsEnabled: config.approvals.enabled, policies });
   registerCapabilitiesRoutes(app, {
     access,
     hostTools: async (signal) => (await registry.all(signal)).map((tool) => ({ name: tool.descriptor.name, riskTier: tool.descriptor.riskTier })),
     approvalsEnabled: config.approvals.enabled,
     families: hostFamilies(config),
+    policy: () => (policies === undefined ? null : { mode: policies.mode, version: policies.version }),
   });
 
   // Spend limits (DESIGN §16): every family meters its runs' model calls through the one ledger.
@@ -359,5 +371,5 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     if (deps.tracing === undefined) await tracing.shutdown();
     if (deps.storage === undefined) await storage.close();
   });
-  return { app, probe: { mcpServers: (signal) => mcp.status(signal) } };
+  return { app, probe: { mcpServers: (signal) => mcp.status(signal) }, reload: async () => void (await policies?.reload(await policyCatalog(registry))) };
 }

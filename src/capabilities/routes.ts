@@ -8,7 +8,13 @@ import { CapabilitiesResponseSchema, type HostFamilies } from './schemas.js';
 
 export function registerCapabilitiesRoutes(
   app: App,
-  options: { access: AccessPolicy; hostTools: (signal: AbortSignal) => Promise<readonly HostTool[]>; approvalsEnabled: boolean; families: HostFamilies },
+  options: {
+    access: AccessPolicy;
+    hostTools: (signal: AbortSignal) => Promise<readonly HostTool[]>;
+    approvalsEnabled: boolean;
+    families: HostFamilies;
+    policy: () => { readonly mode: 'Enforce' | 'Shadow'; readonly version: string } | null;
+  },
 ): void {
   app.get(
     '/api/capabilities',
@@ -23,8 +29,8 @@ export function registerCapabilitiesRoutes(
     },
     async (request) => {
       const signal = AbortSignal.timeout(10_000);
-      const { approvalsEnabled, families } = options;
-      return explainCapabilities(options.access, principalOf(request), { hostTools: await options.hostTools(signal), approvalsEnabled, families });
+      const { approvalsEnabled, families, policy } = options;
+      return explainCapabilities(options.access, principalOf(request), { hostTools: await options.hostTools(signal), approvalsEnabled, families, policy });
     },
   );
 }

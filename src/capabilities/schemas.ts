@@ -32,6 +32,16 @@ export const CapabilitiesResponseSchema = Type.Object(
       { description: 'Every tool the host offers, granted or not, with the rule that decided.' },
     ),
     families: HostFamiliesSchema,
+    policy: Type.Union(
+      [
+        Type.Object({
+          mode: Type.Union([Type.Literal('Enforce'), Type.Literal('Shadow')]),
+          version: Type.String({ description: 'First 12 hex digits of the SHA-256 of the policy files, in configured order.' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The policy layer in force (DESIGN §18); null when none is configured.' },
+    ),
   },
   { $id: 'CapabilitiesResponse' },
 );

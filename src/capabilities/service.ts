@@ -9,6 +9,8 @@ export interface HostFacts {
   readonly hostTools: readonly HostTool[];
   readonly approvalsEnabled: boolean;
   readonly families: HostFamilies;
+  /** The policy layer in force, as it stands now (a reload changes its version). */
+  readonly policy: () => { readonly mode: 'Enforce' | 'Shadow'; readonly version: string } | null;
 }
 
 export function explainCapabilities(access: AccessPolicy, who: Principal, host: HostFacts): CapabilitiesResponse {
@@ -23,5 +25,6 @@ export function explainCapabilities(access: AccessPolicy, who: Principal, host: 
     budget: { ...(envelope.budget ?? NO_BUDGET) },
     tools: explainTools(envelope, host.hostTools, host.approvalsEnabled),
     families: { ...host.families },
+    policy: host.policy(),
   };
 }

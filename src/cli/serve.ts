@@ -9,7 +9,8 @@ import { loadConfig } from '../platform/config/index.js';
 import { createLogger, stderrLogDestination } from '../platform/log/index.js';
 import { systemClock } from '../platform/clock/index.js';
 import { StorageStartError, createStorage, type Storage } from '../platform/storage/index.js';
-import { buildApp } from '../app.js';
+import { buildApp, type BuiltApp } from '../app.js';
+import { PolicyLoadError } from '../policies/index.js';
 import type { CommandIo } from './cli-io.js';
 import { serviceStartedLine, startupBanner } from './startup-banner.js';
 import { runnable } from './runnable.js';
@@ -105,10 +106,18 @@ export async function runServe(args: string[], io: CommandIo, options: ServeOpti
     return 1;
   }
 
-  const { app, probe } = await (options.buildApp ?? buildApp)({ config, logger, storage }).catch(async (error: unknown) => {
+  let built: BuiltApp;
+  try {
+    built = await (options.buildApp ?? buildApp)({ config, logger, storage });
+  } catch (error) {
     await storage.close();
-    throw error;
-  });
+    if (!(error instanceof PolicyLoadError)) throw error;
+    // An invalid policy set (DESIGN §18): each file, line and Cedar's message, and no service.
+    io.stderr(`portcullis serve: ${error.message}`);
+    logger.flush();
+    return 1;
+  }
+  const { app, probe } = built;
   try {
     await app.listen({ port: parsed.port, host: parsed.host });
   } catch (error) {
@@ -140,10 +149,17 @@ export async function runServe(args: string[], io: CommandIo, options: ServeOpti
   else for (const line of banner) io.stdout(line);
   if (config.bundleExecution.auth.allowAnonymous) logger.warn({ event: 'auth.anonymous' }, 'anonymous mode is on: no bearer token is checked');
 
+  // SIGHUP re-reads the policy files; an invalid set is refused (logged) and the one in force stays.
+  const reload = (): void => {
+    logger.info('SIGHUP: reloading the policy files');
+    built.reload().catch((err: unknown) => logger.error({ err }, 'reloading the policy files failed'));
+  };
+  process.on('SIGHUP', reload);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  process.off('SIGHUP', reload);
   logger.info('shutting down');
   const deadlineMs = options.shutdownDeadlineMs ?? SHUTDOWN_DEADLINE_MS;
   let timer: NodeJS.Timeout | undefined;

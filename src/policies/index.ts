@@ -18,3 +18,5 @@ export {
   MAX_POLICIES,
   MAX_POLICY_TEXT_BYTES,
 } from './policy-bounds.js';
+export { PolicyLayer, PolicyLoadError, describeProblem, policyToolOf, type PolicyLayerOptions } from './policy-layer.js';
+export { startPolicies, policyCatalog } from './start-policies.js';

@@ -16,7 +16,8 @@
 import { decideExecution, type ApprovalRule, type EffectiveEnvelope, type ExecutionDecision, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { promiseOf } from '../platform/promise/index.js';
-import { containsSecret, redactText } from '../platform/redaction/index.js';
+import { redactText } from '../platform/redaction/index.js';
+import { combinedDecision } from './combined-decision.js';
 import { TRACING_DISABLED, type Span, type Tracing } from '../platform/tracing/index.js';
 import { untilAborted } from '../platform/abort/index.js';
 import { GovernorDecisionLine } from './governor-decision-line.js';
@@ -262,11 +263,7 @@ export class GovernedCalls {
     return policies.judge(call).then((policy) => this.#governed(request, tool, input, operation, decision, policy, span, execution, call));
   }
 
-  /**
-   * Combines the envelope, the policy and the ceiling, strictest first (DESIGN.md §18): a policy deny,
-   * the ceiling's refusal, the data classification, then whether a person decides (the policy's ask,
-   * or the ceiling's) and whether this surface can wait for one. A Shadow policy is recorded only.
-   */
+  /** Acts on the combined decision (combined-decision.ts): denied, asked of a person, or checked and run. */
   #governed(
     request: GovernedCallRequest,
     tool: Tool,
@@ -278,31 +275,25 @@ export class GovernedCalls {
     execution: CallExecution | undefined,
     call?: PolicyCall,
   ): Promise<GovernedCallOutcome> {
-    const enforced = policy !== null && policy.mode === 'Enforce' ? policy : null;
-    const policyAsks = enforced?.decision === 'ask' ? policyRule(enforced) : undefined;
-    const approval: ApprovalRule | undefined = policyAsks ?? (decision.allowed ? decision.approval : undefined);
-    let denial: Denial | null = null;
-    if (!decision.allowed && decision.reason !== 'autonomy-below-autonomous') {
-      denial = { denial: 'not-granted', reason: decision.rule };
-    } else if (enforced?.decision === 'deny') {
-      denial = { denial: 'policy', reason: policyDenialReason(enforced) };
-    } else if (!decision.allowed) {
-      denial = { denial: 'autonomy', reason: decision.rule };
-    } else if ((!tool.descriptor.isReadOnly || tool.descriptor.reachesNetwork) && containsSecret(input.parameters)) {
-      denial = { denial: 'data-classification', reason: 'denied: the parameters carry a detected secret and the tool writes or reaches the network' };
-    } else if (approval !== undefined && (request.supervisor === undefined || !this.#approvalsEnabled)) {
-      denial = { denial: 'approval', reason: `denied: a person approves each call of this tool (${approval}), and a ${request.surface} call cannot wait for one` };
-    }
-    const rule = policyAsks === undefined ? decision.rule : `${decision.rule}; a person approves each call (${policyAsks})`;
+    const combined = combinedDecision({
+      decision,
+      policy,
+      tool: tool.descriptor,
+      parameters: input.parameters,
+      surface: request.surface,
+      canWait: request.supervisor !== undefined && this.#approvalsEnabled,
+    });
+    const denial: Denial | null = combined.verdict === 'denied' ? { denial: combined.denial, reason: combined.reason } : null;
     // The arguments of an allowed call are checked before its one line is written, which says so.
     const refusal = denial === null ? this.#check(tool, operation, input) : null;
     const ran = denial === null && refusal === null ? call : undefined;
-    if (denial === null && refusal === null && approval !== undefined && request.supervisor !== undefined) {
+    if (combined.verdict === 'ask' && refusal === null && request.supervisor !== undefined) {
       // A person decides; the line is written with their verdict.
+      const { rule } = combined;
       const ask: ApprovalAsk =
-        policyAsks === undefined || policy === null
-          ? { tool, operation: input.operation, parameters: input.parameters, rule: approval }
-          : { tool, operation: input.operation, parameters: input.parameters, rule: approval, policyVersion: policy.version };
+        combined.policyVersion === undefined
+          ? { tool, operation: input.operation, parameters: input.parameters, rule: combined.approval }
+          : { tool, operation: input.operation, parameters: input.parameters, rule: combined.approval, policyVersion: combined.policyVersion };
       return request.supervisor.ask(ask).then((verdict): Promise<GovernedCallOutcome> => {
         if ('parked' in verdict) return Promise.resolve({ status: 'parked', approvalId: verdict.parked });
         if (verdict.approved) return this.#decided(request, tool, input, operation, span, execution, `${rule}; approved by ${verdict.by}`, null, null, policy, ran);
@@ -310,7 +301,7 @@ export class GovernedCalls {
         return this.#decided(request, tool, input, operation, span, execution, reason, { denial: 'approval', reason: TOOL_CALL_REJECTED, asked: verdict.expired ? 'expired' : 'rejected' }, null, policy);
       });
     }
-    return this.#decided(request, tool, input, operation, span, execution, denial === null ? rule : denial.reason, denial, refusal, policy, ran);
+    return this.#decided(request, tool, input, operation, span, execution, combined.verdict === 'denied' ? combined.reason : combined.rule, denial, refusal, policy, ran);
   }
 
   /** Writes the call's one line and answers it: denied, refused, or run. */
@@ -426,18 +417,6 @@ function policyCall(request: GovernedCallRequest, tool: Tool, input: ToolInput):
     ...(request.runId === undefined ? {} : { runId: request.runId }),
     ...(request.bundleId === undefined ? {} : { bundleId: request.bundleId }),
   };
-}
-
-/** The approval rule of a policy's ask: `policy <id>`, naming the first policy that asked (DESIGN.md §18). */
-function policyRule(policy: PolicyJudgement): ApprovalRule {
-  return `policy ${policy.determining[0] ?? 'unnamed'}`;
-}
-
-/** The audit reason of a policy's denial: the forbids that matched, the policies that failed, or why none permits it. */
-function policyDenialReason(policy: PolicyJudgement): string {
-  if (policy.errors.length > 0) return `denied by policy: ${policy.errors.join(', ')} failed to evaluate`;
-  if (policy.determining.length > 0) return `denied by policy: ${policy.determining.join(', ')}`;
-  return `denied by policy: ${policy.reason ?? 'no policy permits this call'}`;
 }
 
 /** The `policy` object of the line (DESIGN.md §18): never the reason text, which may quote the call. */

@@ -21,6 +21,8 @@ export interface TestApp {
   readonly app: App;
   readonly config: AppConfig;
   readonly dir: string;
+  /** What SIGHUP does to `portcullis serve`: the policy files re-read. */
+  reload(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,12 +45,17 @@ export async function loadTestConfig(options: TestAppOptions): Promise<{ config:
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { config, dir } = await loadTestConfig(options);
   const own = options.deps?.storage === undefined ? await openTestStorage(options.deps?.clock) : undefined;
-  const { app } = await buildApp({ config, logger: createLogger({ level: 'silent' }), ...options.deps, ...(own ? { storage: own.storage } : {}) });
+  const built = await buildApp({ config, logger: createLogger({ level: 'silent' }), ...options.deps, ...(own ? { storage: own.storage } : {}) }).catch(async (error: unknown) => {
+    await own?.dispose();
+    throw error;
+  });
+  const { app } = built;
   await app.ready();
   return {
     app,
     config,
     dir,
+    reload: built.reload,
     close: async () => {
       await app.close();
       await own?.dispose();
