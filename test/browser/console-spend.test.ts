@@ -94,6 +94,8 @@ describe('console: spend', () => {
     expect(await fact('Spend limit per run').textContent()).toBe('no limit');
     expect(await fact('Spend limit per day (UTC)').textContent()).toBe('$0.01');
     expect(await fact('Spend limit per month (UTC)').textContent()).toBe('$0.05');
+    // No policy files: the capability page says so (DESIGN §18).
+    expect(await fact('Policies').textContent()).toBe('none configured');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 

@@ -211,6 +211,8 @@ export interface Capabilities {
   readonly budget: { readonly maxUsdPerRun: number | null; readonly maxUsdPerDay: number | null; readonly maxUsdPerMonth: number | null };
   readonly tools: readonly { name: string; granted: boolean; reason: string }[];
   readonly families: HostFamilies;
+  /** The policy layer in force (DESIGN §18); null when none is configured. */
+  readonly policy: { readonly mode: 'Enforce' | 'Shadow'; readonly version: string } | null;
 }
 
 /**

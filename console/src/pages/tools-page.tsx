@@ -88,6 +88,7 @@ export function ToolsPage() {
               ['Spend limit per month (UTC)', limitText(caps.budget.maxUsdPerMonth)],
               ['Allowed tools', caps.allowedTools.join(', ') || 'none'],
               ['Allowed MCP servers', caps.allowedMcpServers.join(', ') || 'none'],
+              ['Policies', caps.policy === null ? 'none configured' : `${caps.policy.mode === 'Shadow' ? 'Shadow (recorded, not enforced)' : 'Enforced'}, version ${caps.policy.version}`],
             ]}
           />
           {caps.autonomyCeiling === 'Autonomous' ? null : (
