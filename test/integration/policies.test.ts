@@ -96,6 +96,16 @@ describe('policies that read the call (DESIGN §18)', () => {
     expect(JSON.stringify(lines)).not.toContain('3+3');
   });
 
+  it('denies, never crashes on, an argument a policy reads that cannot be handed to Cedar exactly (text with NUL)', async () => {
+    const nul = await invoke(bob, 'calculator', 'evaluate', { expression: '2\u0000+2' });
+    expect(nul.statusCode).toBe(403);
+    const lines = decisions().filter((line) => line['tool'] === 'calculator').slice(-1);
+    expect(lines[0]).toMatchObject({ verdict: 'denied', denial: 'policy', policy: { decision: 'deny', determining: [], errors: [] } });
+    expect(JSON.stringify(lines)).not.toContain('\u0000');
+    // The service still answers.
+    expect((await invoke(bob, 'calculator', 'evaluate', { expression: '2+2' })).statusCode).toBe(200);
+  });
+
   it('reads the caller\'s roles and token claims', async () => {
     expect((await invoke(alice, 'clock', 'now', {})).statusCode).toBe(200);
     expect((await invoke(bob, 'clock', 'now', {})).statusCode).toBe(403);
