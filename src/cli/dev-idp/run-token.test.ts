@@ -54,6 +54,8 @@ describe('portcullis token', () => {
       roles: ['Harness.Tools.Invoke', 'Reader'],
       anonymous: false,
       displayName: null,
+      // Its string-valued claims, which policies read as tags (DESIGN §18).
+      claims: expect.objectContaining({ sub: 'alice', oid: 'o-1' }),
     });
     auth.close();
   });
