@@ -12,14 +12,13 @@
 //    (MaxConcurrentDispatchedBundleRuns 1: a parked run that kept its slot would stop the next one from
 //    ever starting), then the service's V8 heap after a full GC, before and with all parked. Target:
 //    under 64 KiB per parked run.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register, smallBundle } from '../lib/bundles.mjs';
 import { UNLIMITED } from '../lib/harness.mjs';
-import { startServer } from '../lib/processes.mjs';
+import { serveLogged, startServer } from '../lib/processes.mjs';
 import { percentile, round, show, spread } from '../lib/stats.mjs';
 import { benchPostgres } from '../storage/embedded-postgres.mjs';
 import { call, until } from '../lib/json-calls.mjs';
@@ -59,26 +58,7 @@ function serve(schema) {
         : (env[prefix] = String(value));
   flatten('AppConfig__AI', ai(schema));
   flatten('AppConfig__Storage', storage(schema));
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines = [];
-  let pending = '';
-  const take = (chunk) => {
-    pending += chunk;
-    const parts = pending.split('\n');
-    pending = parts.pop();
-    for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line));
-  };
-  child.stderr.on('data', take);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      take(chunk);
-      out += chunk;
-      const match = /^listening on (\S+)$/m.exec(out);
-      if (match) resolve({ url: match[1], child, lines });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
+  return serveLogged(CLI, work, env);
 }
 
 const results = { benchmark: 'approvals', storage: 'Postgres' };

@@ -2,7 +2,7 @@
 // BENCH_PROFILE=<dir> starts every server (Portcullis and bare) with `node --cpu-prof` writing into <dir>
 // (one .cpuprofile per server, written when it closes; BENCH_PROFILE_INTERVAL=<µs> samples more
 // often): profile first, then fix.
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,4 +54,32 @@ export async function startServer(spec, { exposeGc = false, tree } = {}) {
       await exited;
     },
   };
+}
+
+/**
+ * `portcullis serve --port 0` (the built CLI at `cli`) in `cwd` with `env`, its JSON log lines parsed
+ * into `lines` as they come (stdout and stderr); resolves once it says where it listens.
+ * @returns {Promise<{ url: string, child: import('node:child_process').ChildProcess, lines: object[] }>}
+ */
+export function serveLogged(cli, cwd, env) {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  let pending = '';
+  const take = (chunk) => {
+    pending += chunk;
+    const parts = pending.split('\n');
+    pending = parts.pop();
+    for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line));
+  };
+  child.stderr.on('data', take);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      take(chunk);
+      out += chunk;
+      const match = /^listening on (\S+)$/m.exec(out);
+      if (match) resolve({ url: match[1], child, lines });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
 }

@@ -20,7 +20,6 @@
 //    its slot would stop the next from starting), then the service's V8 heap after a full GC, before
 //    (definitions submitted, one run parked and rejected) and with all parked: KiB per parked run; and
 //    the wall time from the first start to the last Blocked poll.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { call, until } from '../lib/json-calls.mjs';
-import { startServer } from '../lib/processes.mjs';
+import { serveLogged, startServer } from '../lib/processes.mjs';
 import { settingsEnv } from '../lib/settings-env.mjs';
 import { percentile, round, show, spread } from '../lib/stats.mjs';
 import { benchPostgres } from '../storage/embedded-postgres.mjs';
@@ -79,26 +78,7 @@ function serve(schema) {
     AppConfig__Logging__Level: 'info',
     ...settingsEnv({ AppConfig: { AI: ai(32), Storage: storage(schema) } }),
   };
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines = [];
-  let pending = '';
-  const take = (chunk) => {
-    pending += chunk;
-    const parts = pending.split('\n');
-    pending = parts.pop();
-    for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line));
-  };
-  child.stderr.on('data', take);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      take(chunk);
-      out += chunk;
-      const match = /^listening on (\S+)$/m.exec(out);
-      if (match) resolve({ url: match[1], child, lines });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
+  return serveLogged(CLI, work, env);
 }
 
 const results = { benchmark: 'workflow-park', storage: 'Postgres' };
