@@ -43,9 +43,9 @@ beforeAll(async () => {
     configFiles: [],
   });
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
-  const { app } = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }) });
+  const { app, reload } = await buildApp({ config: loaded.config, logger: createLogger({ level: 'silent' }) });
   await app.ready();
-  t = { app, config: loaded.config, dir, close: () => app.close() };
+  t = { app, config: loaded.config, dir, reload, close: () => app.close() };
 });
 afterAll(async () => {
   await t.close();
