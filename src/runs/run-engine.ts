@@ -56,6 +56,9 @@ export const QUEUED = 'Queued';
 const UNWIND_MS = 1_000;
 const HEARTBEAT_RETRY_MS = 250;
 
+/** What an execution that ended parked reports to the observer (metrics' `outcome`), whatever its kind's waiting state. */
+export const PARKED_EXECUTION = 'Parked';
+
 /** How soon a parked run's deadline timer that fired early looks again. */
 const DEADLINE_RETRY_MS = 10;
 
@@ -586,7 +589,8 @@ export class RunEngine {
     this.#options.log.info({ collection: run.key.collection, jobId: run.key.id, approvalId: waits.approvalId }, 'run parked for a decision');
     const early = await waiting.decided(done.record);
     if (early === undefined || !(await this.#wake(kind, done.record, early))) this.#armDeadline(kind, run.key, waits);
-    return waiting.state;
+    // One word for every kind's park (a workflow run's state is Blocked, a bundle run's Parked): the execution ended, the run did not.
+    return PARKED_EXECUTION;
   }
 
   /** Has the family write `ending` under `guard`; the final state written, or null when refused. */

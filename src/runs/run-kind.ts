@@ -124,6 +124,7 @@ export interface RunKind<D = unknown, R = unknown, W = unknown> {
 
 /**
  * Wraps every execution this instance starts (metrics, a span): called with the run's key and a
- * function that executes it and resolves with the final state written ('interrupted' when none).
+ * function that executes it and resolves with the final state written ('interrupted' when none,
+ * 'Parked' when the run waits for a person: a woken run's next execution is reported again).
  */
 export type RunObserver = (key: RecordKey, execute: () => Promise<string>) => Promise<void>;

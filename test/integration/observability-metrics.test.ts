@@ -100,7 +100,9 @@ describe('GET /metrics', () => {
   });
 
   it('counts runs started and finished by family and outcome, with active and queued gauges', () => {
-    expect(metrics.value('portcullis_runs_started_total', { family: 'workflow' })).toBe(3);
+    // Executions: the approved workflow run executed twice — parked for the approval, then woken (decision 3701).
+    expect(metrics.value('portcullis_runs_started_total', { family: 'workflow' })).toBe(4);
+    expect(metrics.value('portcullis_runs_finished_total', { family: 'workflow', outcome: 'parked' })).toBe(1);
     expect(metrics.value('portcullis_runs_started_total', { family: 'bundle' })).toBe(1);
     expect(metrics.value('portcullis_runs_finished_total', { family: 'bundle', outcome: 'succeeded' })).toBe(1);
     expect(metrics.value('portcullis_runs_finished_total', { family: 'workflow', outcome: 'succeeded' })).toBe(2);
