@@ -7,7 +7,7 @@
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../platform/envelope/index.js';
 import { parseMcpToolName } from '../platform/envelope/index.js';
 import type { PolicyCall, PolicyGate, PolicyJudgement, PolicyMode } from '../tools/policy-gate.js';
-import { OUTSIDE_RUNS, type RunCallCounts } from '../tools/run-call-counts.js';
+import { OUTSIDE_RUNS, type RunCallCounts, type RunCounters } from '../tools/run-call-counts.js';
 import type { Tool } from '../tools/tool.js';
 import type { PolicySchema } from './cedar-schema-types.js';
 import { PolicyDecider } from './policy-decider.js';
@@ -73,18 +73,7 @@ export class PolicyLayer implements PolicyGate {
 
   async judge(call: PolicyCall): Promise<PolicyJudgement> {
     const run = call.runId === undefined ? OUTSIDE_RUNS : await this.#options.counts.read(call.ownerId, call.runId, call.tool.descriptor.name);
-    const decider = this.#decider;
-    const decision = decider.decide({
-      principal: principalOf(call.ownerId, call.envelope),
-      tool: policyToolOf(call.tool),
-      operation: call.operation,
-      surface: call.surface,
-      bundleId: call.bundleId ?? '',
-      run,
-      utcHour: new Date(this.#options.now()).getUTCHours(),
-      arguments: call.parameters,
-    });
-    return { version: decider.version, mode: this.mode, ...decision };
+    return this.#decide(call.ownerId, call.envelope, call.tool, call.operation, call.parameters, call.surface, call.bundleId ?? '', run);
   }
 
   async ran(call: PolicyCall): Promise<void> {
@@ -93,17 +82,24 @@ export class PolicyLayer implements PolicyGate {
 
   /** The policy layer's own decision on a call, without running or counting anything (the explain route). */
   explain(ownerId: string, envelope: ResolvedEnvelope | EffectiveEnvelope, tool: Tool, operation: string, parameters: unknown, surface: PolicySurface): PolicyJudgement {
+    return this.#decide(ownerId, envelope, tool, operation, parameters, surface, '', OUTSIDE_RUNS);
+  }
+
+  /** The set in force's decision, as the line and the explain route report it. */
+  #decide(
+    ownerId: string,
+    envelope: ResolvedEnvelope | EffectiveEnvelope,
+    tool: Tool,
+    operation: string,
+    parameters: unknown,
+    surface: PolicySurface,
+    bundleId: string,
+    run: RunCounters,
+  ): PolicyJudgement {
     const decider = this.#decider;
-    const decision = decider.decide({
-      principal: principalOf(ownerId, envelope),
-      tool: policyToolOf(tool),
-      operation,
-      surface,
-      bundleId: '',
-      run: OUTSIDE_RUNS,
-      utcHour: new Date(this.#options.now()).getUTCHours(),
-      arguments: parameters,
-    });
+    const principal = principalOf(ownerId, envelope);
+    const utcHour = new Date(this.#options.now()).getUTCHours();
+    const decision = decider.decide({ principal, tool: policyToolOf(tool), operation, surface, bundleId, run, utcHour, arguments: parameters });
     return { version: decider.version, mode: this.mode, ...decision };
   }
 
