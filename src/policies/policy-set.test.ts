@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_POLICIES, MAX_POLICY_TEXT_BYTES } from './policy-bounds.js';
 import { cedarSchemaFor } from './policy-schema.js';
-import { loadPolicySet, type PolicySetLoad } from './policy-set.js';
-import { policyFolder, testTools, type PolicyFolder } from './policy-test-catalog.js';
+import { loadPolicySet, revalidatePolicySet, type PolicySetLoad } from './policy-set.js';
+import { policyFolder, refundTool, testTools, type PolicyFolder } from './policy-test-catalog.js';
 
 const schema = cedarSchemaFor(testTools);
 let folder: PolicyFolder;
@@ -156,5 +156,37 @@ describe('loadPolicySet', () => {
     const text = 'a'.repeat(20_000);
     const a = await folder.write('a.cedar', `permit(principal, action, resource) when { "${text}" like "*${'a'.repeat(200)}b" };\n`);
     expect(errorsOf(await loadPolicySet([a], folder.dir, schema))).toEqual([{ file: 'a.cedar', line: 1, message: expect.stringMatching(/`like` patterns on its own text need \d+ steps/) }]);
+  });
+});
+
+describe('policies naming the tools of MCP servers that have not listed (DESIGN §18)', () => {
+  const builtinsOnly = cedarSchemaFor(testTools.filter((tool) => tool.server === ''));
+  const REFUND = '@id("refund-limit")\npermit(principal, action == Portcullis::Action::"mcp__payments__refund.call", resource)\n  when { context.arguments.amount.lessThanOrEqual(decimal("500.00")) };\n';
+
+  it('awaits the server instead of refusing the set, and validates the same texts once it lists', async () => {
+    const file = await folder.write('refunds.cedar', `${ALLOW_CLOCK}${REFUND}`);
+    const set = setOf(await loadPolicySet([file], folder.dir, builtinsOnly, ['payments']));
+    expect(set.awaiting).toEqual(['payments']);
+    expect(set.policies.map((policy) => policy.id)).toEqual(['policy0', 'refund-limit']);
+    // The file changes on disk; revalidation checks what was loaded, never re-reads it.
+    await folder.write('refunds.cedar', 'this does not parse');
+    const validated = setOf(await revalidatePolicySet(set, schema, []));
+    expect(validated.awaiting).toEqual([]);
+    expect(validated.version).toBe(set.version);
+  });
+
+  it('refuses the set for an error no unlisted server explains, and refuses the listing that does not validate', async () => {
+    const file = await folder.write('mixed.cedar', `${REFUND}permit(principal, action == Portcullis::Action::"clock.now", resource) when { context.arguments.zone == "UTC" };\n`);
+    expect(errorsOf(await loadPolicySet([file], folder.dir, builtinsOnly, ['payments'])).map((error) => error.line)).toEqual([4]);
+    const wrong = await folder.write('wrong.cedar', '@id("wrong")\npermit(principal, action == Portcullis::Action::"mcp__payments__refund.call", resource) when { context.arguments.total > 1 };\n');
+    const set = setOf(await loadPolicySet([wrong], folder.dir, builtinsOnly, ['payments']));
+    expect(set.awaiting).toEqual(['payments']);
+    const refused = errorsOf(await revalidatePolicySet(set, cedarSchemaFor([...testTools.filter((tool) => tool.server === ''), refundTool]), []));
+    expect(refused).toEqual([expect.objectContaining({ file: 'wrong.cedar', line: 2, message: expect.stringContaining('total') })]);
+  });
+
+  it('does not await a server that has listed: its tool missing from the schema refuses the set as before', async () => {
+    const file = await folder.write('refunds.cedar', REFUND);
+    expect(errorsOf(await loadPolicySet([file], folder.dir, builtinsOnly, [])).map((error) => error.line)).toEqual([2]);
   });
 });

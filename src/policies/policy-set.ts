@@ -4,6 +4,9 @@
 // (the first 12 hex digits of the SHA-256 of the files' contents concatenated in order). A set that
 // cannot load is a list of errors, each naming the file, the line and Cedar's message; every file is
 // checked, so all of them are reported at once. Sets beyond the bounds of policy-bounds.ts are refused.
+// A policy naming an action of an MCP server that has not listed its tools cannot be validated yet: its
+// errors do not refuse the set, the set records the server as `awaiting`, and `revalidatePolicySet`
+// checks the same texts again once the server lists (the policy layer denies its tools until then).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -13,6 +16,7 @@ import { asCedarSchema, loadCedar, type Cedar } from './cedar-module.js';
 import { locatedMessage } from './cedar-message.js';
 import { collapseErrors } from './collapse-errors.js';
 import { parsePolicyFile, type ParsedPolicy } from './parse-policy-file.js';
+import { unlistedServersNamedBy } from './awaited-servers.js';
 import { annotationsOf } from './policy-annotations.js';
 import { LIKE_WORK_BUDGET, MAX_POLICIES, MAX_POLICY_TEXT_BYTES } from './policy-bounds.js';
 import { readsOf, type PolicyReads } from './policy-reads.js';
@@ -55,29 +59,44 @@ export interface LoadedPolicySet {
   readonly schema: PolicySchema;
   /** The Cedar engine the set was checked with; the decider evaluates with the same one. */
   readonly cedar: Cedar;
+  /** MCP servers (lower-cased) some policy names an action of that could not be validated: they have not listed their tools. */
+  readonly awaiting: readonly string[];
+  /** The files' contents as read, so the set can be validated again against a new catalog without re-reading them. */
+  readonly texts: readonly FileText[];
 }
 
 export type PolicySetLoad = { readonly ok: true; readonly set: LoadedPolicySet } | { readonly ok: false; readonly errors: readonly PolicySetError[] };
 
-interface FileText {
+export interface FileText {
   readonly file: string;
   readonly lines: SourceLines;
 }
 
-export async function loadPolicySet(files: readonly string[], cwd: string, schema: PolicySchema): Promise<PolicySetLoad> {
-  const cedar = await loadCedar();
+/** `unlisted`: configured MCP servers that could not list their tools (see the header). */
+export async function loadPolicySet(files: readonly string[], cwd: string, schema: PolicySchema, unlisted: readonly string[] = []): Promise<PolicySetLoad> {
   const read = await readFiles(files, cwd);
   if (!read.ok) return read;
+  return checkTexts(files, read.texts, schema, unlisted);
+}
+
+/** The same files' contents as `set` was loaded from, validated against another schema (an MCP server listed, or listed other tools). */
+export async function revalidatePolicySet(set: LoadedPolicySet, schema: PolicySchema, unlisted: readonly string[]): Promise<PolicySetLoad> {
+  return checkTexts(set.files, set.texts, schema, unlisted);
+}
+
+async function checkTexts(files: readonly string[], texts: readonly FileText[], schema: PolicySchema, unlisted: readonly string[]): Promise<PolicySetLoad> {
+  const cedar = await loadCedar();
   const schemaCheck = cedar.checkParseSchema(asCedarSchema(schema));
   if (schemaCheck.type === 'failure') return refuse('(schema)', null, `the generated schema does not parse: ${schemaCheck.errors.map((e) => e.message).join('; ')}`);
-  const checked = checkFiles(cedar, read.texts, schema);
+  const checked = checkFiles(cedar, texts, schema, unlisted);
   if (checked.errors.length > 0) return { ok: false, errors: collapseErrors(checked.errors) };
   const assembled = assemble(checked.parsed, schema);
   if (assembled.errors.length > 0) return { ok: false, errors: assembled.errors };
-  const version = versionOf(read.texts);
+  const version = versionOf(texts);
   const warnings = [...checked.warnings.map((w) => named(w, assembled.policies)), ...assembled.warnings];
   if (assembled.policies.length === 0) warnings.push({ file: files.join(', '), line: null, policyId: null, message: 'the set holds no policy: every call is denied' });
-  return { ok: true, set: { version, files: [...files], policies: assembled.policies, warnings, schema, cedar } };
+  const awaiting = [...checked.awaiting].sort();
+  return { ok: true, set: { version, files: [...files], policies: assembled.policies, warnings, schema, cedar, awaiting, texts } };
 }
 
 async function readFiles(files: readonly string[], cwd: string): Promise<{ ok: true; texts: FileText[] } | { ok: false; errors: PolicySetError[] }> {
@@ -103,9 +122,13 @@ interface ParsedFilePolicies {
   readonly policies: readonly ParsedPolicy[];
 }
 
-/** Parses and strictly validates each file on its own, so Cedar's offsets are that file's. */
-function checkFiles(cedar: Cedar, texts: readonly FileText[], schema: PolicySchema) {
+/**
+ * Parses and strictly validates each file on its own, so Cedar's offsets are that file's. A validation
+ * error of a policy that names an action of an `unlisted` server is not an error yet: that server is awaited.
+ */
+function checkFiles(cedar: Cedar, texts: readonly FileText[], schema: PolicySchema, unlisted: readonly string[]) {
   const errors: PolicySetError[] = [];
+  const awaiting = new Set<string>();
   const warnings: (PolicyWarning & { readonly local: string | null })[] = [];
   const parsed: ParsedFilePolicies[] = [];
   let count = 0;
@@ -122,11 +145,16 @@ function checkFiles(cedar: Cedar, texts: readonly FileText[], schema: PolicySche
       errors.push(...answer.errors.map((e) => ({ file, ...locatedMessage(e, lines) })));
       continue;
     }
-    errors.push(...answer.validationErrors.map((e) => ({ file, ...locatedMessage(e.error, lines) })));
+    for (const { policyId, error } of answer.validationErrors) {
+      const policy = parsedFile.policies[Number(policyId.slice('policy'.length))];
+      const servers = policy === undefined ? [] : unlistedServersNamedBy(policy.json, unlisted);
+      if (servers.length > 0) for (const server of servers) awaiting.add(server);
+      else errors.push({ file, ...locatedMessage(error, lines) });
+    }
     warnings.push(...answer.validationWarnings.map((w) => ({ file, policyId: null, local: w.policyId, ...locatedMessage(w.error, lines) })));
     warnings.push(...answer.otherWarnings.map((w) => ({ file, policyId: null, local: null, ...locatedMessage(w, lines) })));
   }
-  return { errors, warnings, parsed };
+  return { errors, warnings, parsed, awaiting };
 }
 
 /** Numbers the policies across the set, reads their annotations and refuses what the bounds do not allow. */

@@ -39,7 +39,7 @@ export function registerPolicyRoutes(app: App, options: PolicyRoutesOptions): vo
       },
     },
     // The set in force was validated against its schema; with no policies, the catalog's as it stands.
-    async () => (options.policies?.schema ?? cedarSchemaFor((await policyCatalog(options.registry)).map(policyToolOf))) as unknown as Record<string, unknown>,
+    async () => (options.policies?.schema ?? cedarSchemaFor((await policyCatalog(options.registry)).tools.map(policyToolOf))) as unknown as Record<string, unknown>,
   );
 
   app.post(

@@ -2,7 +2,7 @@
 // checks, the catalog, the built-ins and MCP servers, and the HTTP routes.
 export type { Tool, ToolDescriptor, ToolOperation, ToolResult, ToolCallContext, ConversationScope, RiskTier, JsonSchema } from './tool.js';
 export { toolSuccess, toolFailure, riskTiers } from './tool.js';
-export { ToolRegistry, UNCONSTRUCTIBLE_TOOLS, type McpToolSource } from './registry.js';
+export { ToolRegistry, UNCONSTRUCTIBLE_TOOLS, type McpToolSource, type ToolCatalog } from './registry.js';
 export {
   GovernedCalls,
   TOOL_FAILURE_MESSAGE,

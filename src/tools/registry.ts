@@ -11,7 +11,17 @@ export const UNCONSTRUCTIBLE_TOOLS: readonly string[] = ['dashboard_control', 'r
 export interface McpToolSource {
   servers(): string[];
   toolsOf(server: string, signal?: AbortSignal): Promise<Tool[]>;
+  /** The server's tools, or undefined when it could not list them. */
+  listing(server: string, signal?: AbortSignal): Promise<Tool[] | undefined>;
+  /** Tells `listener` of every listing fetched from a server from now on. */
+  onListed(listener: (server: string, tools: readonly Tool[]) => void): void;
   close(): Promise<void>;
+}
+
+/** Every tool the host offers, and the configured MCP servers that could not list theirs. */
+export interface ToolCatalog {
+  readonly tools: readonly Tool[];
+  readonly unlisted: readonly string[];
 }
 
 type Envelope = ResolvedEnvelope | EffectiveEnvelope;
@@ -44,6 +54,19 @@ export class ToolRegistry {
   async all(signal?: AbortSignal): Promise<Tool[]> {
     const mcpTools = this.#mcp ? (await Promise.all(this.#mcp.servers().map((s) => this.#mcp!.toolsOf(s, signal)))).flat() : [];
     return [...this.#builtins.values(), ...mcpTools].sort(byName);
+  }
+
+  /** Every tool the host offers, ordered by name, and which MCP servers could not list theirs (the policy schema's catalog). */
+  async catalog(signal?: AbortSignal): Promise<ToolCatalog> {
+    const servers = this.#mcp?.servers() ?? [];
+    const listings = await Promise.all(servers.map((server) => this.#mcp!.listing(server, signal)));
+    const unlisted = servers.filter((_, i) => listings[i] === undefined);
+    return { tools: [...this.#builtins.values(), ...listings.flatMap((tools) => tools ?? [])].sort(byName), unlisted };
+  }
+
+  /** Tells `listener` of every listing fetched from an MCP server from now on. */
+  onMcpListed(listener: (server: string, tools: readonly Tool[]) => void): void {
+    this.#mcp?.onListed(listener);
   }
 
   /** The catalog for an envelope: only granted tools; only granted MCP servers are contacted. */

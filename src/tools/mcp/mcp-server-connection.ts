@@ -47,6 +47,8 @@ export interface McpServerOptions {
   readonly clock?: Clock;
   /** What Streamable HTTP sends through (tracing adds the trace context); global fetch by default. */
   readonly fetch?: typeof globalThis.fetch;
+  /** Told each listing fetched from the server (not a cached one): the policy layer validates against it. */
+  readonly onListed?: (tools: readonly Tool[]) => void;
 }
 
 interface Session {
@@ -142,6 +144,7 @@ export class McpServerConnection {
     );
     // A change notified while listing leaves this result uncached: the next listing fetches again.
     if (generation === this.#generation && session === this.#session) this.#cache = { generation, tools };
+    this.#options.onListed?.(tools);
     return tools;
   }
 

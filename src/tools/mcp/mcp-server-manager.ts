@@ -26,10 +26,14 @@ export interface McpServerStatus {
 /** Server names end at the first `__` of a catalog name, so they must not contain one. */
 const SERVER_NAME = /^(?!.*__)[^\s]{1,64}$/;
 
+/** Told each fresh listing of a server's tools. */
+export type McpListingListener = (server: string, tools: readonly Tool[]) => void;
+
 export class McpServerManager {
   /** Each server's connection, made once the client module has loaded (at construction, when there is a server). */
   readonly #connections = new Map<string, Promise<McpServerConnection>>();
   readonly #log: McpLog;
+  readonly #listeners = new Set<McpListingListener>();
 
   constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServerManagerOptions) {
     this.#log = options.log;
@@ -41,7 +45,7 @@ export class McpServerManager {
     if (usable.length === 0) return;
     const client = import('./mcp-server-connection.js');
     for (const [name, config] of usable) {
-      const connection = client.then(({ McpServerConnection }) => new McpServerConnection({ name, config, ...options }));
+      const connection = client.then(({ McpServerConnection }) => new McpServerConnection({ name, config, ...options, onListed: (tools) => this.#listed(name, tools) }));
       // Awaited by every use; a module that failed to load must not also be an unhandled rejection now.
       connection.catch(() => undefined);
       this.#connections.set(name, connection);
@@ -53,14 +57,34 @@ export class McpServerManager {
   }
 
   async toolsOf(server: string, signal?: AbortSignal): Promise<Tool[]> {
+    return (await this.listing(server, signal)) ?? [];
+  }
+
+  /** The server's tools, or undefined when it is not configured or could not list them (logged). */
+  async listing(server: string, signal?: AbortSignal): Promise<Tool[] | undefined> {
     const connection = this.#connections.get(server);
-    if (connection === undefined) return [];
+    if (connection === undefined) return undefined;
     try {
       return await (await connection).listTools(signal);
     } catch (error) {
       // A caller that gave up is not a server fault: no warning, still no throw.
       if (signal?.aborted !== true) this.#log.warn({ server, err: error }, 'MCP server unavailable; its tools are not offered');
-      return [];
+      return undefined;
+    }
+  }
+
+  /** Calls `listener` with every listing fetched from a server from now on (cached answers are not listings). */
+  onListed(listener: McpListingListener): void {
+    this.#listeners.add(listener);
+  }
+
+  #listed(server: string, tools: readonly Tool[]): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(server, tools);
+      } catch (error) {
+        this.#log.warn({ server, err: error }, 'a listener of MCP tool listings failed');
+      }
     }
   }
 

@@ -121,7 +121,7 @@ export async function startEverythingHttp(port?: number): Promise<RunningHttpSer
   return { port: chosen, url: `http://127.0.0.1:${chosen}/mcp`, stop };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
