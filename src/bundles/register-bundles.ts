@@ -15,6 +15,7 @@ import { StorageLock } from '../runs/index.js';
 import { AgentRuntime } from '../agent/index.js';
 import { HostAgents } from '../agent/index.js';
 import { ConversationStore } from './conversations/conversation-store.js';
+import { BundleTurns } from './bundle-turns.js';
 import { BundleStager } from './handles/bundle-stager.js';
 import { HandleService } from './handles/handle-service.js';
 import { HandleStore } from './handles/handle-store.js';
@@ -26,7 +27,12 @@ import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
 import { bundleRunKey, BundleRunStore } from './runs/bundle-run-store.js';
 
-export async function registerBundles(app: App, context: AppContext): Promise<FeatureShutdown> {
+/** What shutdown needs, and an uploaded agent's turns for the eval family (DESIGN §19). */
+export interface BundlesFeature extends FeatureShutdown {
+  readonly turns: BundleTurns;
+}
+
+export async function registerBundles(app: App, context: AppContext): Promise<BundlesFeature> {
   const { config, clock, ids, storage, engine } = context;
   const bundles = config.bundleExecution;
   const logger = context.logger.child({ feature: 'bundles' });
@@ -134,6 +140,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Fe
     idempotency: context.idempotency,
   });
   return {
+    turns: new BundleTurns({ enabled: bundles.enabled, handles, runtime, maxLifetimeTokens: config.conversations.maxLifetimeTokens }),
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();

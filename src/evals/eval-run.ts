@@ -6,6 +6,7 @@
 import type { ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { Dataset } from './datasets/dataset.js';
 import type { RunCounts } from './report/build-report.js';
+import type { Baseline } from './report/comparison.js';
 import type { CaseResult } from './runner/case-execution.js';
 import type { EvalReport, Verdict } from './schemas.js';
 
@@ -14,6 +15,8 @@ export interface RunOptions {
   readonly parallelism: number;
   readonly failRateThreshold: number;
   readonly tagFilter: readonly string[] | null;
+  /** With a baseline: any regression makes the verdict Fail (absent in runs stored before DESIGN §19). */
+  readonly failOnRegression?: boolean;
 }
 
 export type LiveStatus = 'Queued' | 'Running';
@@ -39,6 +42,10 @@ export interface EvalRunData {
     readonly options: RunOptions;
     /** The STARTING caller's envelope, captured at start and applied for the whole run. */
     readonly envelope: ResolvedEnvelope;
+    /** Every case a turn of the caller's uploaded bundle (DESIGN §19), in place of the datasets' subjects. */
+    readonly subject?: { readonly handle: string };
+    /** The baseline run's case outcomes, read at start (its details may be reclaimed before this run ends). */
+    readonly baseline?: Baseline;
   } | null;
   /** Dataset names (what a live run's poll body lists). */
   readonly datasetNames: readonly string[];

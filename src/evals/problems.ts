@@ -8,11 +8,14 @@ export const EVALS_DISABLED_DETAIL = 'Evaluation is disabled on this host. Set A
 export const DATASET_NOT_FOUND_DETAIL =
   'A named dataset was not found. Datasets are named as GET /api/evals/datasets lists them, never by path.';
 export const EVAL_RUN_NOT_FOUND_DETAIL = 'Eval run not found. It may never have existed, or it belongs to a different caller.';
+export const BASELINE_NOT_FOUND_DETAIL =
+  'The baseline run was not found: name a Succeeded eval run of yours whose report is still kept.';
 export const REPORT_RECLAIMED_DETAIL = 'The run’s report is no longer available: its submission was reclaimed.';
 
 export const evalsDisabled = (): ProblemError => new ProblemError('forbidden', EVALS_DISABLED_DETAIL);
 export const datasetNotFound = (): ProblemError => new ProblemError('not-found', DATASET_NOT_FOUND_DETAIL);
 export const runNotFound = (): ProblemError => new ProblemError('not-found', EVAL_RUN_NOT_FOUND_DETAIL);
+export const baselineNotFound = (): ProblemError => new ProblemError('not-found', BASELINE_NOT_FOUND_DETAIL);
 export const reportReclaimed = (): ProblemError => new ProblemError('not-found', REPORT_RECLAIMED_DETAIL);
 
 /** A ceiling of Evaluation:* was breached: the request is refused as a whole, never truncated. */

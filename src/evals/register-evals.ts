@@ -2,6 +2,7 @@
 // on the shared engine (the runner on the chat model and the one governed tool call), the service, the
 // sweeper, routes. Returns what shutdown must close (the sweeper) and its run start for schedules.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
+import type { BundleTurns } from '../bundles/index.js';
 import type { App } from '../platform/http/index.js';
 import { startSweeper } from '../platform/store/index.js';
 import { registerEvalRoutes } from './routes.js';
@@ -14,7 +15,12 @@ export interface EvalFeature extends FeatureShutdown {
   readonly startRun: EvalService['start'];
 }
 
-export async function registerEvals(app: App, context: AppContext): Promise<EvalFeature> {
+/** What other families lend the evals: an uploaded bundle's turns (runs with `subject: { handle }`). */
+export interface EvalNeighbours {
+  readonly bundles: BundleTurns;
+}
+
+export async function registerEvals(app: App, context: AppContext, neighbours: EvalNeighbours): Promise<EvalFeature> {
   const { config, logger, storage, engine } = context;
   const log = {
     warn: (details: object, message: string) => logger.warn(details, message),
@@ -46,6 +52,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<Eval
           maxToolResultBytes: config.conversations.maxToolResultBytes,
         },
         pricing: config.chatModel.pricing,
+        bundles: neighbours.bundles,
         log,
       },
       onReport: (verdict, counts) => {
@@ -56,7 +63,7 @@ export async function registerEvals(app: App, context: AppContext): Promise<Eval
       },
     }),
   );
-  const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log });
+  const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log, bundles: neighbours.bundles });
   const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the eval store sweep', log, sweep: () => service.sweep() });
   registerEvalRoutes(app, service, config.evaluation);
   return { startRun: (principal, body, requestId) => service.start(principal, body, requestId), close: async () => sweeper.stop() };

@@ -28,6 +28,7 @@ export function readRunOptions(request: StartEvalRunRequest, config: EvaluationC
     throw ceilingBreached(`parallelism ${request.parallelism} is above Evaluation:MaxParallelism (${config.maxParallelism}).`);
   }
   return {
+    ...(request.failOnRegression === undefined ? {} : { failOnRegression: request.failOnRegression }),
     repeats: request.repeats ?? DEFAULT_REPEATS,
     parallelism: request.parallelism ?? Math.min(DEFAULT_PARALLELISM, config.maxParallelism),
     failRateThreshold: request.failRateThreshold ?? 0,

@@ -48,6 +48,16 @@ function startEvalRunRequest(limits: StartEvalRunLimits | undefined) {
       failRateThreshold: Type.Optional(
         Type.Number({ minimum: 0, maximum: 1, description: 'Verdict is Fail when (failed + errored) / total exceeds it (default 0).' }),
       ),
+      subject: Type.Optional(
+        Type.Object(
+          { handle: Type.String({ minLength: 1, maxLength: 256, description: 'A live bundle handle of the caller.' }) },
+          { additionalProperties: false, description: 'Every case runs as a turn of the caller’s uploaded bundle, in place of the datasets’ own subjects (needs bundle execution on).' },
+        ),
+      ),
+      baseline: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 256, description: 'The jobId of an earlier Succeeded eval run of the caller: the report gains `comparison`.' }),
+      ),
+      failOnRegression: Type.Optional(Type.Boolean({ description: 'With `baseline`: any regression makes the verdict Fail (without one there is nothing to regress from).' })),
     },
     { $id: 'StartEvalRunRequest', additionalProperties: false },
   );
@@ -73,6 +83,14 @@ const Tally = {
   errored: Type.Integer(),
 };
 
+const Outcome = Type.Union([Type.Literal('passed'), Type.Literal('warned'), Type.Literal('failed'), Type.Literal('errored')]);
+const CaseChange = Type.Object({
+  dataset: Type.String({ description: 'As this run names it.' }),
+  caseId: Type.String(),
+  was: Outcome,
+  now: Outcome,
+});
+
 export const EvalReportSchema = Type.Object(
   {
     failRate: Type.Number({ description: '(failed + errored) / total.' }),
@@ -83,6 +101,17 @@ export const EvalReportSchema = Type.Object(
     tokens: Type.Object({ input: Type.Integer(), output: Type.Integer() }, { description: 'Subject conversations and llm-rubric grading.' }),
     flakyCases: Type.Integer({ description: 'Cases whose repeats neither all passed nor all failed.' }),
     passAtK: Type.Number({ description: 'pass^k: the share of cases that passed in every one of their k repeats (warnings pass).' }),
+    comparison: Type.Optional(
+      Type.Object(
+        {
+          baseline: Type.String({ description: 'The baseline run’s job id.' }),
+          regressions: Type.Array(CaseChange, { description: 'Cases whose outcome ranks lower than in the baseline (passed > warned > failed = errored).' }),
+          improvements: Type.Array(CaseChange, { description: 'Cases whose outcome ranks higher than in the baseline.' }),
+          unchanged: Type.Integer({ minimum: 0, description: 'Cases in both runs whose outcome ranks the same.' }),
+        },
+        { description: 'With `baseline`: each case’s most frequent outcome across its repeats against the baseline’s; cases in only one of the runs are left out.' },
+      ),
+    ),
   },
   { description: 'Absent until Succeeded and once the submission was reclaimed.' },
 );

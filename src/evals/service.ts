@@ -10,7 +10,10 @@ import type { RunEngine } from '../runs/index.js';
 import { listDatasetFiles } from './datasets/list-dataset-files.js';
 import { loadDatasets } from './datasets/load-datasets.js';
 import type { EvalRunData } from './eval-run.js';
-import { ceilingBreached, evalsDisabled, reportReclaimed, runFinished, runNotFinished, runNotFound } from './problems.js';
+import { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, type BundleTurns } from '../bundles/index.js';
+import { ProblemError } from '../platform/problems/index.js';
+import { caseOutcomes, type Baseline } from './report/comparison.js';
+import { baselineNotFound, ceilingBreached, evalsDisabled, reportReclaimed, runFinished, runNotFinished, runNotFound } from './problems.js';
 import { junitXml } from './report/junit-xml.js';
 import { planExecutions } from './runner/plan-executions.js';
 import type { ManifestLog } from '../agent/index.js';
@@ -28,6 +31,8 @@ export interface EvalServiceDeps {
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly log: ManifestLog;
+  /** An uploaded bundle's turns: runs with `subject: { handle }` (DESIGN §19). */
+  readonly bundles?: BundleTurns;
 }
 
 type LiveData = EvalRunData & { status: 'Queued' | 'Running' };
@@ -55,6 +60,8 @@ export class EvalService {
     const envelope = access.authorize(principal, 'evals.run', { surfaceEnabled: config.enabled, jobId, requestId });
     const request = readStartRequest(body);
     const options = readRunOptions(request, config);
+    const subject = request.subject === undefined ? undefined : await this.#handleSubject(principal, request.subject.handle);
+    const baseline = request.baseline === undefined ? undefined : await this.#baseline(principal, request.baseline);
     const datasets = await loadDatasets(config, request.datasets, this.#deps.log);
     const executions = planExecutions(datasets, options.repeats, options.tagFilter);
     if (executions.length === 0) throw ceilingBreached('tagFilter selects no case of the named datasets; nothing was queued.');
@@ -70,7 +77,7 @@ export class EvalService {
       status: 'Queued',
       startedAt: null,
       completedAt: null,
-      submission: { datasets, options, envelope },
+      submission: { datasets, options, envelope, ...(subject === undefined ? {} : { subject }), ...(baseline === undefined ? {} : { baseline }) },
       datasetNames: datasets.map((d) => d.name),
       outcome: null,
     };
@@ -84,6 +91,21 @@ export class EvalService {
       );
     }
     return { jobId: run.jobId, statusUrl: statusUrl(run.jobId) };
+  }
+
+  /** The caller's live bundle handle (its TTL slid), as a run's subject; 403 with bundles off, 404 when unknown, expired or foreign. */
+  async #handleSubject(principal: Principal, handle: string): Promise<{ readonly handle: string }> {
+    const bundles = this.#deps.bundles;
+    if (bundles === undefined || !bundles.enabled) throw bundlesDisabled();
+    if ((await bundles.find(principal, handle)) === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
+    return { handle };
+  }
+
+  /** The baseline run's case outcomes: a Succeeded run of the caller whose details are still kept, else 404. */
+  async #baseline(principal: Principal, jobId: string): Promise<Baseline> {
+    const filed = await this.#deps.store.find(principal, jobId);
+    if (filed === undefined || filed.run.status !== 'Succeeded' || filed.details === undefined) throw baselineNotFound();
+    return { jobId, cases: caseOutcomes(filed.details.cases) };
   }
 
   /** A live run's judged case executions out of all it planned (repeats included). */
@@ -132,8 +154,9 @@ export class EvalService {
     const filed = await this.#deps.store.find(principal, jobId);
     if (filed === undefined) throw runNotFound();
     if (filed.details === undefined) throw reportReclaimed();
-    const { datasets, repeats, cases } = filed.details;
-    return junitXml({ jobId, datasets, repeats, cases, durationMs: filed.run.outcome?.durationMs ?? 0 });
+    const { datasets, repeats, cases, report } = filed.details;
+    const regressions = report?.comparison?.regressions;
+    return junitXml({ jobId, datasets, repeats, cases, durationMs: filed.run.outcome?.durationMs ?? 0, ...(regressions === undefined ? {} : { regressions }) });
   }
 
   sweep(): Promise<void> {

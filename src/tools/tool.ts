@@ -52,6 +52,8 @@ export interface ConversationScope {
   addUsage(usage: { readonly inputTokens: number; readonly outputTokens: number }): void;
   /** Whose spend the conversation's model calls are (a sub-agent's count against the same run). */
   readonly spend?: SpendAccount;
+  /** Where its calls are made (a sub-agent's too): a bundle run's, or an eval case's (DESIGN §19). */
+  readonly surface?: 'bundle' | 'eval';
 }
 
 export type ToolResult =

@@ -45,6 +45,10 @@ export interface ConverseInput {
   readonly spend?: SpendAccount;
   /** The bundle's AGENT.md id, when a bundle's own agent converses (its calls' policies read it). */
   readonly bundleId?: string;
+  /** Where the calls are made: a bundle run (the default) or an eval case of the caller's own bundle (DESIGN §19: nobody waits for a person there). */
+  readonly surface?: 'bundle' | 'eval';
+  /** Told the name of every tool that ran and failed (an eval case is then errored). */
+  readonly onToolFailed?: (toolName: string) => void;
   /** Goes on from a conversation parked for a decision; `delegatedUsage`: what its sub-agents had spent. */
   readonly resume?: { readonly checkpoint: ConversationCheckpoint; readonly delegatedUsage: { readonly inputTokens: number; readonly outputTokens: number } };
 }
@@ -91,6 +95,7 @@ export class AgentRuntime {
         delegated.outputTokens += usage.outputTokens;
       },
       ...(input.spend === undefined ? {} : { spend: input.spend }),
+      ...(input.surface === undefined ? {} : { surface: input.surface }),
     };
     const ledger = this.#options.spend;
     const model = input.spend === undefined || ledger === undefined ? chatModel : meterChatModel(chatModel, ledger, input.spend);
@@ -103,7 +108,7 @@ export class AgentRuntime {
       tools: tools.map(toAgentTool),
       executeTool: agentToolExecutor({
         calls,
-        surface: 'bundle',
+        surface: input.surface ?? 'bundle',
         ownerId: input.ownerId,
         envelope,
         conversation,
@@ -113,6 +118,7 @@ export class AgentRuntime {
         // The run's counters (policies) are the run's whatever the depth: a sub-agent's calls count in them.
         ...(input.spend === undefined ? {} : { runId: input.spend.runId }),
         ...(input.bundleId === undefined ? {} : { bundleId: input.bundleId }),
+        ...(input.onToolFailed === undefined ? {} : { onFailed: input.onToolFailed }),
       }),
       limits: {
         maxModelCallsPerTurn: limits.maxModelCallsPerTurn,
@@ -157,6 +163,7 @@ export class AgentRuntime {
       signal: context.signal,
       emit: () => undefined,
       ...(scope.spend === undefined ? {} : { spend: scope.spend }),
+      ...(scope.surface === undefined ? {} : { surface: scope.surface }),
     });
     scope.addUsage(outcome.usage);
     if (!outcome.conversationSucceeded) return toolFailure(outcome.conversationError ?? 'The sub-agent failed.');

@@ -1,8 +1,10 @@
 // Builds what a finished run reports (DESIGN.md §7): counts, verdict, cost and the `report` object with
-// the per-dataset and per-tag tallies, tokens, flaky cases and pass^k. Per-case results stay out of it.
+// the per-dataset and per-tag tallies, tokens, flaky cases and pass^k, and — with a baseline (§19) —
+// its comparison; `failOnRegression` makes any regression a Fail. Per-case results stay out of it.
 import type { CaseResult } from '../runner/case-execution.js';
 import type { EvalReport, Verdict } from '../schemas.js';
 import { costUsd, type Pricing } from '../../platform/spend/index.js';
+import { compare, type Baseline } from './comparison.js';
 import { stabilityOf } from './stability.js';
 import { add, emptyTally, tally, type Tally } from './tally.js';
 import { failRate, verdictOf } from './verdict.js';
@@ -23,15 +25,19 @@ export interface ReportOptions {
   readonly repeats: number;
   readonly failRateThreshold: number;
   readonly pricing: Pricing;
+  readonly baseline?: Baseline;
+  readonly failOnRegression?: boolean;
 }
 
 export function buildReport(results: readonly CaseResult[], options: ReportOptions): BuiltReport {
   const counts = tally(results);
   const tokens = results.reduce((sum, r) => ({ input: sum.input + r.tokens.input, output: sum.output + r.tokens.output }), { input: 0, output: 0 });
   const stability = stabilityOf(results);
+  const comparison = options.baseline === undefined ? undefined : compare(options.baseline, results);
+  const regressed = comparison !== undefined && comparison.regressions.length > 0 && options.failOnRegression === true;
   return {
     counts: { ...counts, total: results.length },
-    verdict: verdictOf(counts, options.failRateThreshold),
+    verdict: regressed ? 'Fail' : verdictOf(counts, options.failRateThreshold),
     costUsd: costUsd(tokens, options.pricing),
     report: {
       failRate: failRate(counts),
@@ -42,6 +48,7 @@ export function buildReport(results: readonly CaseResult[], options: ReportOptio
       tokens,
       flakyCases: stability.flaky,
       passAtK: stability.passAtK,
+      ...(comparison === undefined ? {} : { comparison: { ...comparison, regressions: [...comparison.regressions], improvements: [...comparison.improvements] } }),
     },
   };
 }

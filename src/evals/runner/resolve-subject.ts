@@ -8,7 +8,9 @@ import type { ToolRegistry } from '../../tools/index.js';
 import type { EvalSubject } from '../datasets/dataset.js';
 
 export type ResolvedSubject =
-  | { readonly ok: true; readonly systemPrompt: string; readonly tools: readonly AgentTool[]; readonly envelope: EffectiveEnvelope }
+  | { readonly ok: true; readonly kind: 'prompt'; readonly systemPrompt: string; readonly tools: readonly AgentTool[]; readonly envelope: EffectiveEnvelope }
+  /** The caller's uploaded bundle (DESIGN §19): resolved per case, as a bundle run resolves it. */
+  | { readonly ok: true; readonly kind: 'bundle'; readonly handle: string; readonly envelope: ResolvedEnvelope }
   | { readonly ok: false; readonly error: string };
 
 export interface SubjectSources {
@@ -33,7 +35,7 @@ export async function resolveSubject(subject: EvalSubject, grant: ResolvedEnvelo
   try {
     const tools = await sources.registry.granted(envelope, signal);
     const offered = tools.map(({ descriptor }) => ({ name: descriptor.name, description: descriptor.description, operations: descriptor.operations }));
-    return { ok: true, systemPrompt, tools: offered, envelope };
+    return { ok: true, kind: 'prompt', systemPrompt, tools: offered, envelope };
   } catch {
     return { ok: false, error: 'the subject’s tools could not be listed (an MCP server may be unreachable)' };
   }

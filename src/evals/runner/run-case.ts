@@ -2,7 +2,9 @@
 // governed calls), then every assertion; llm-rubric is graded by the chat model. Never throws: a case that
 // could not run — no model, an unresolved subject, a model or tool failure, its timeout, an unexpected
 // error — is `errored` with a caller-safe reason, and the run goes on.
-import { agentToolExecutor, runConversation, type ConversationLimits } from '../../agent/index.js';
+import { agentToolExecutor, runConversation, type AgentEvent, type ConversationLimits, type ConversationOutcome } from '../../agent/index.js';
+import type { BundleTurns } from '../../bundles/index.js';
+import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { ChatModel } from '../../models/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Observation } from '../assertions/assertion.js';
@@ -32,7 +34,25 @@ export interface CaseContext {
   readonly hostSignal: AbortSignal;
   /** Each case's signal: the host's and the case timeout (one host listener for the whole run). */
   readonly deadlines: CaseDeadlines;
+  /** An uploaded bundle's turns (a run with `subject: { handle }`). */
+  readonly bundles?: BundleTurns;
   readonly log: { warn(details: object, message: string): void };
+}
+
+export const HANDLE_GONE_ERROR = 'the bundle handle expired or was deleted; register the bundle again';
+export const NO_BUNDLES_ERROR = 'bundle execution is not available on this host';
+
+/** The case as a turn of the caller's uploaded bundle (DESIGN §19). */
+async function bundleTurn(
+  subject: { readonly handle: string; readonly envelope: ResolvedEnvelope },
+  messages: readonly string[],
+  context: CaseContext,
+  signal: AbortSignal,
+  emit: (event: AgentEvent) => void,
+  onToolFailed: (name: string) => void,
+): Promise<ConversationOutcome | 'handle-gone' | 'no-bundles'> {
+  if (context.bundles === undefined || !context.bundles.enabled) return 'no-bundles';
+  return context.bundles.converse({ ownerId: context.ownerId, handle: subject.handle, envelope: subject.envelope, runId: context.runId, userMessages: messages, signal, emit, onToolFailed });
 }
 
 export async function runCase(execution: CaseExecution, context: CaseContext): Promise<CaseResult> {
@@ -46,7 +66,11 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
   try {
     const toolsCalled = new Set<string>();
     const failedTools = new Set<string>();
-    const outcome = await runConversation({
+    const emit = (event: AgentEvent): void => {
+      if (event.type === 'TOOL_CALL_START') toolsCalled.add(event.toolCallName.toLowerCase());
+    };
+    const onFailed = (name: string): void => void failedTools.add(name);
+    const outcome = subject.kind === 'bundle' ? await bundleTurn(subject, evalCase.messages, context, signal, emit, onFailed) : await runConversation({
       model,
       systemPrompt: subject.systemPrompt,
       history: [],
@@ -59,16 +83,16 @@ export async function runCase(execution: CaseExecution, context: CaseContext): P
         ownerId: context.ownerId,
         envelope: subject.envelope,
         runId: context.runId,
-        onFailed: (name) => failedTools.add(name),
+        onFailed,
         log: { info: () => undefined },
       }),
       limits: context.limits,
       ids: context.ids,
       signal,
-      emit: (event) => {
-        if (event.type === 'TOOL_CALL_START') toolsCalled.add(event.toolCallName.toLowerCase());
-      },
+      emit,
     });
+    if (outcome === 'handle-gone') return record.errored(HANDLE_GONE_ERROR);
+    if (outcome === 'no-bundles') return record.errored(NO_BUNDLES_ERROR);
     const latencyMs = record.conversationEnded();
     record.addUsage(outcome.usage);
     record.output = outcome.finalResponse;

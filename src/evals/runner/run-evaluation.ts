@@ -14,6 +14,7 @@ import type { Pricing, SpendLedger } from '../../platform/spend/index.js';
 import { CaseDeadlines } from './case-deadline.js';
 import type { CaseExecution, CaseResult } from './case-execution.js';
 import type { GovernedCalls } from '../../tools/index.js';
+import type { BundleTurns } from '../../bundles/index.js';
 import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
 import { runCase } from './run-case.js';
 import { runPool } from './run-pool.js';
@@ -25,6 +26,8 @@ export interface EvaluationInput {
   /** The run: its model calls (cases and grading) count against its owner's spend limits. */
   readonly jobId: string;
   readonly envelope: ResolvedEnvelope;
+  /** Every case a turn of the caller's uploaded bundle (DESIGN §19), in place of the datasets' subjects. */
+  readonly subject?: { readonly handle: string };
   readonly datasets: readonly Dataset[];
   readonly executions: readonly CaseExecution[];
   readonly parallelism: number;
@@ -47,13 +50,15 @@ export interface EvaluationHost {
   readonly clock: Clock;
   readonly pricing: Pricing;
   readonly hostSignal: AbortSignal;
+  /** An uploaded bundle's turns (runs with `subject: { handle }`). */
+  readonly bundles?: BundleTurns;
   readonly log: ManifestLog & { warn(details: object, message: string): void };
 }
 
 /** Every case's result in plan order, or null when a drain stopped the run before every case was judged. */
 export async function runEvaluation(input: EvaluationInput, host: EvaluationHost): Promise<CaseResult[] | null> {
   const subjects = new Map<string, ResolvedSubject>();
-  for (const dataset of input.datasets) {
+  for (const dataset of input.subject === undefined ? input.datasets : []) {
     const deadline = deadlineSignal(host.hostSignal, SUBJECT_TIMEOUT_MS);
     const sources = { registry: host.calls.registry, agentDiscoveryPaths: host.agentDiscoveryPaths, log: host.log };
     try {
@@ -78,7 +83,10 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
   try {
     taken = await runPool(pending, input.parallelism, async (index) => {
       const execution = input.executions[index] as CaseExecution;
-      const subject = subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' };
+      const subject: ResolvedSubject =
+        input.subject === undefined
+          ? (subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' })
+          : { ok: true, kind: 'bundle', handle: input.subject.handle, envelope: input.envelope };
       const result = await runCase(execution, { ...host, model, subject, ownerId: input.ownerId, runId: input.jobId, deadlines });
       results[index] = result;
       await input.onJudged?.(index, result);

@@ -55,7 +55,14 @@ export function evalRunKind(options: EvalRunKindOptions): RunKind<EvalRunData, E
         const { options: runOptions } = data.submission;
         const startedAt = data.startedAt ?? run.now;
         const results = ending.outcome.results;
-        const built = buildReport(results, { datasets: data.datasetNames, repeats: runOptions.repeats, failRateThreshold: runOptions.failRateThreshold, pricing: options.host.pricing });
+        const built = buildReport(results, {
+          datasets: data.datasetNames,
+          repeats: runOptions.repeats,
+          failRateThreshold: runOptions.failRateThreshold,
+          pricing: options.host.pricing,
+          ...(data.submission.baseline === undefined ? {} : { baseline: data.submission.baseline }),
+          ...(runOptions.failOnRegression === undefined ? {} : { failOnRegression: runOptions.failOnRegression }),
+        });
         const completedAt = clock.now();
         const outcome = { counts: built.counts, verdict: built.verdict, durationMs: Math.max(0, completedAt - startedAt), costUsd: built.costUsd };
         // Everything in the details that came from a model or a tool is redacted once, here, before it is kept.
@@ -80,6 +87,7 @@ async function execute(live: LiveRun<EvalRunData>, options: EvalRunKindOptions):
       ownerId: run.ownerId,
       jobId: run.jobId,
       envelope: submission.envelope,
+      ...(submission.subject === undefined ? {} : { subject: submission.subject }),
       datasets: submission.datasets,
       executions: planExecutions(submission.datasets, submission.options.repeats, submission.options.tagFilter),
       parallelism: submission.options.parallelism,
