@@ -8,7 +8,7 @@ import type { Clock, IdGenerator } from '../platform/clock/index.js';
 import type { EvaluationConfig } from '../platform/config/types.js';
 import type { RunEngine } from '../runs/index.js';
 import { listDatasetFiles } from './datasets/list-dataset-files.js';
-import { loadDatasets } from './datasets/load-datasets.js';
+import { loadDatasets, type OwnDatasetResolver } from './datasets/load-datasets.js';
 import type { EvalRunData } from './eval-run.js';
 import { ceilingBreached, evalsDisabled, reportReclaimed, runFinished, runNotFinished, runNotFound } from './problems.js';
 import { junitXml } from './report/junit-xml.js';
@@ -24,6 +24,8 @@ export interface EvalServiceDeps {
   readonly config: EvaluationConfig;
   readonly access: AccessPolicy;
   readonly store: EvalStore;
+  /** The callers' own datasets (`mine/…` names, DESIGN.md §19). */
+  readonly ownDatasets: OwnDatasetResolver;
   readonly engine: RunEngine;
   readonly ids: IdGenerator;
   readonly clock: Clock;
@@ -55,7 +57,7 @@ export class EvalService {
     const envelope = access.authorize(principal, 'evals.run', { surfaceEnabled: config.enabled, jobId, requestId });
     const request = readStartRequest(body);
     const options = readRunOptions(request, config);
-    const datasets = await loadDatasets(config, request.datasets, this.#deps.log);
+    const datasets = await loadDatasets(config, request.datasets, this.#deps.log, { ownerId: principal.ownerId, resolver: this.#deps.ownDatasets });
     const executions = planExecutions(datasets, options.repeats, options.tagFilter);
     if (executions.length === 0) throw ceilingBreached('tagFilter selects no case of the named datasets; nothing was queued.');
     if (executions.length > config.maxCaseExecutionsPerRun) {
