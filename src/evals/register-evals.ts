@@ -1,6 +1,7 @@
 // Wires the eval family from the shared AppContext: the store on the storage port, the eval run kind
 // on the shared engine (the runner on the chat model and the one governed tool call), the service, the
-// sweeper, routes. Returns what shutdown must close (the sweeper) and its run start for schedules.
+// callers' own datasets (DESIGN.md §19), the sweeper, routes. Returns what shutdown must close (the
+// sweeper) and its run start for schedules.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { BundleTurns } from '../bundles/index.js';
 import type { App } from '../platform/http/index.js';
@@ -9,6 +10,9 @@ import { registerEvalRoutes } from './routes.js';
 import { evalRunKind } from './runs/eval-run-kind.js';
 import { EvalService } from './service.js';
 import { EvalStore } from './store/eval-store.js';
+import { OwnDatasetStore } from './mine/dataset-store.js';
+import { registerOwnDatasetRoutes } from './mine/routes.js';
+import { OwnDatasetService } from './mine/service.js';
 
 /** What shutdown needs, and the run start other surfaces use (a schedule's fire, through app.ts). */
 export interface EvalFeature extends FeatureShutdown {
@@ -63,8 +67,14 @@ export async function registerEvals(app: App, context: AppContext, neighbours: E
       },
     }),
   );
-  const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log, bundles: neighbours.bundles });
-  const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the eval store sweep', log, sweep: () => service.sweep() });
+  const ownDatasets = new OwnDatasetService({ config: config.evaluation, access: context.access, store: new OwnDatasetStore({ storage, ids: context.ids }) });
+  const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log, ownDatasets, bundles: neighbours.bundles });
+  const sweep = async () => {
+    await service.sweep();
+    await ownDatasets.sweep();
+  };
+  const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the eval store sweep', log, sweep });
   registerEvalRoutes(app, service, config.evaluation);
+  registerOwnDatasetRoutes(app, ownDatasets, config.evaluation);
   return { startRun: (principal, body, requestId) => service.start(principal, body, requestId), close: async () => sweeper.stop() };
 }

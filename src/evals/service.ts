@@ -8,7 +8,7 @@ import type { Clock, IdGenerator } from '../platform/clock/index.js';
 import type { EvaluationConfig } from '../platform/config/types.js';
 import type { RunEngine } from '../runs/index.js';
 import { listDatasetFiles } from './datasets/list-dataset-files.js';
-import { loadDatasets } from './datasets/load-datasets.js';
+import { loadDatasets, type OwnDatasetResolver } from './datasets/load-datasets.js';
 import type { EvalRunData } from './eval-run.js';
 import { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, type BundleTurns } from '../bundles/index.js';
 import { ProblemError } from '../platform/problems/index.js';
@@ -27,6 +27,8 @@ export interface EvalServiceDeps {
   readonly config: EvaluationConfig;
   readonly access: AccessPolicy;
   readonly store: EvalStore;
+  /** The callers' own datasets (`mine/…` names, DESIGN.md §19). */
+  readonly ownDatasets: OwnDatasetResolver;
   readonly engine: RunEngine;
   readonly ids: IdGenerator;
   readonly clock: Clock;
@@ -62,7 +64,7 @@ export class EvalService {
     const options = readRunOptions(request, config);
     const subject = request.subject === undefined ? undefined : await this.#handleSubject(principal, request.subject.handle);
     const baseline = request.baseline === undefined ? undefined : await this.#baseline(principal, request.baseline);
-    const datasets = await loadDatasets(config, request.datasets, this.#deps.log);
+    const datasets = await loadDatasets(config, request.datasets, this.#deps.log, { ownerId: principal.ownerId, resolver: this.#deps.ownDatasets });
     const executions = planExecutions(datasets, options.repeats, options.tagFilter);
     if (executions.length === 0) throw ceilingBreached('tagFilter selects no case of the named datasets; nothing was queued.');
     if (executions.length > config.maxCaseExecutionsPerRun) {

@@ -31,6 +31,12 @@ const BODIES: Readonly<Record<string, unknown>> = {
   updateSchedule: { name: 'renamed' },
 };
 
+/**
+ * Operations whose path id is the name of what they create (PUT of an own eval dataset): no id is
+ * unknown to them, and a name that cannot be one is their 400 (evals-datasets-mine.test.ts).
+ */
+const NAMES_WHAT_IT_CREATES: ReadonlySet<string> = new Set(['putMyEvalDataset']);
+
 const UNKNOWN = 'f3b9c2d4-5e6f-4a1b-8c7d-9e0f1a2b3c4d';
 const CANNOT_EXIST: ReadonlyArray<readonly [string, string]> = [
   ['a NUL byte inside', 'a\u0000b'],
@@ -48,7 +54,7 @@ beforeAll(async () => {
   const doc = (await (await fetch(`${live.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
   operations = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item)
-      .filter(([, op]) => (op.parameters ?? []).some((p) => p.in === 'path'))
+      .filter(([, op]) => (op.parameters ?? []).some((p) => p.in === 'path') && !NAMES_WHAT_IT_CREATES.has(op.operationId))
       .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
   );
 }, 30_000);

@@ -15,7 +15,7 @@ export const INVOKE_FORBIDDEN_DETAIL = 'Direct tool invocation is not permitted 
 export const EVALS_FORBIDDEN_DETAIL = 'Evaluation runs need the role Harness.Evals.Execute and AppConfig:AI:Evaluation:Enabled set to true.';
 
 /** What a caller is about to do. */
-export type AccessAction = 'tools.read' | 'capabilities.read' | 'tools.invoke' | 'bundles.run' | 'workflows.run' | 'evals.run';
+export type AccessAction = 'tools.read' | 'capabilities.read' | 'tools.invoke' | 'bundles.run' | 'workflows.run' | 'evals.run' | 'evals.datasets';
 
 interface ActionRule {
   /** A role the caller must hold, and the 403 detail when they do not (or the surface is off). */
@@ -31,6 +31,8 @@ const RULES: Readonly<Record<AccessAction, ActionRule>> = {
   'bundles.run': { audit: 'bundle' },
   'workflows.run': { audit: 'workflow' },
   'evals.run': { role: { name: EVALS_ROLE, forbidden: EVALS_FORBIDDEN_DETAIL }, audit: 'eval' },
+  // A caller's own datasets (DESIGN.md §19): gated as runs are, but no run starts, so nothing is audited.
+  'evals.datasets': { role: { name: EVALS_ROLE, forbidden: EVALS_FORBIDDEN_DETAIL } },
 };
 
 export interface AccessContext {

@@ -1,0 +1,102 @@
+// Request/response schemas of a caller's own datasets (DESIGN.md §19): they type the handlers and
+// produce the OpenAPI entries. The dataset object is §7's; the PUT body is documented here but
+// validated by parseDataset (as a JSON dataset file is), so the 400s name the case and the field. The
+// documented shape accepts everything parseDataset accepts (an optional field may be null): a field
+// added to the dataset readers (read-case.ts) must be added here too, or GET would not show it.
+import { Type, type Static, type TSchema } from 'typebox';
+import { PageQuerySchema, PathId } from '../../platform/http/index.js';
+import { ASSERTION_TYPES } from '../assertions/assertion.js';
+import { MAX_TIMEOUT_SECONDS } from '../datasets/read-case.js';
+import { DATASET_NAME_PATTERN } from './dataset-name.js';
+
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const timeoutSeconds = (description: string) => Type.Optional(orNull(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description })));
+const texts = (description: string) => Type.Optional(orNull(Type.Array(Type.String(), { description })));
+
+const AssertionSchema = Type.Object(
+  {
+    type: Type.Union(ASSERTION_TYPES.map((type) => Type.Literal(type))),
+    value: Type.Optional(Type.Unknown({ description: 'What the assertion compares with (a string, number, JSON value or JSON Schema, by type); not used by is-json.' })),
+    severity: Type.Optional(orNull(Type.Union([Type.Literal('error'), Type.Literal('warn')], { description: '`warn` makes a failure a warning (default error).' }))),
+    flags: Type.Optional(Type.String({ description: 'regex only: any of i, m, s, u.' })),
+  },
+  { additionalProperties: false },
+);
+
+const CaseSchema = Type.Object(
+  {
+    id: Type.Optional(orNull(Type.String({ description: '1 to 200 characters, unique in the dataset (default case-<position>).' }))),
+    description: Type.Optional(orNull(Type.String())),
+    tags: texts('What tagFilter selects by.'),
+    input: Type.Optional(Type.String({ description: 'One user message; or give messages.' })),
+    messages: texts('User messages, one turn each; or give input.'),
+    assert: Type.Optional(orNull(Type.Array(AssertionSchema))),
+    timeoutSeconds: timeoutSeconds('This case’s deadline (default the dataset’s).'),
+  },
+  { additionalProperties: false },
+);
+
+const SubjectSchema = Type.Object(
+  {
+    agent: Type.Optional(orNull(Type.String({ description: 'A host agent id; or give system and tools.' }))),
+    system: Type.Optional(orNull(Type.String())),
+    tools: texts('Requested tools, narrowed by the starting caller’s envelope.'),
+  },
+  { additionalProperties: false, description: 'Who answers the cases (default: the default system prompt and no tools).' },
+);
+
+const DatasetProperties = {
+  description: Type.Optional(orNull(Type.String())),
+  subject: Type.Optional(orNull(SubjectSchema)),
+  cases: Type.Array(CaseSchema, { minItems: 1 }),
+  timeoutSeconds: timeoutSeconds('The cases’ default deadline (default 120).'),
+};
+
+export const PutMyEvalDatasetRequestSchema = Type.Object(DatasetProperties, {
+  $id: 'PutMyEvalDatasetRequest',
+  additionalProperties: false,
+  description: 'A dataset object as in a JSON dataset file (DESIGN §7); its serialized size is within Evaluation:MaxDatasetBytes.',
+});
+
+const name = Type.String({ description: 'The dataset’s name.' });
+const version = Type.Integer({ minimum: 1, description: 'Numbered from 1; a PUT with other content than the latest makes the next.' });
+const caseCount = Type.Integer({ minimum: 1 });
+
+export const MyEvalDatasetVersionSchema = Type.Object(
+  { name, version, caseCount, createdAt: Type.String({ format: 'date-time', description: 'When this version was written.' }) },
+  { $id: 'MyEvalDatasetVersion' },
+);
+
+export const MyEvalDatasetSchema = Type.Object(
+  { name, version, createdAt: Type.String({ format: 'date-time', description: 'When this version was written.' }), ...DatasetProperties },
+  { $id: 'MyEvalDataset', description: 'The version’s dataset object as it was PUT, with its name, version and time beside it.' },
+);
+
+export const MyEvalDatasetListSchema = Type.Object(
+  {
+    datasets: Type.Array(Type.Object({ name, version, caseCount, updatedAt: Type.String({ format: 'date-time', description: 'When the latest version was written.' }) }), {
+      description: 'The latest version of each, newest dataset first.',
+    }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null when nothing follows.' }),
+  },
+  { $id: 'MyEvalDatasetList' },
+);
+
+/** PUT names the dataset it creates or changes: refused with 400 unless it is a dataset name. */
+export const PutMyEvalDatasetParamsSchema = Type.Object({
+  name: Type.String({ pattern: DATASET_NAME_PATTERN, description: 'The dataset’s name: 1 to 64 characters of a-z, 0-9 and "-", starting with a letter or digit (else 400).' }),
+});
+
+/** GET and DELETE name a dataset that may not exist: any other text is an unknown one (404). */
+export const MyEvalDatasetParamsSchema = Type.Object({ name: PathId('The dataset’s name.') });
+
+export const MyEvalDatasetQuerySchema = Type.Object(
+  { version: Type.Optional(Type.Integer({ minimum: 1, description: 'A version of the dataset (default its latest); one it does not have is 404.' })) },
+  { additionalProperties: false },
+);
+
+export const MyEvalDatasetListQuerySchema = PageQuerySchema;
+
+export type MyEvalDatasetVersion = Static<typeof MyEvalDatasetVersionSchema>;
+export type MyEvalDataset = Static<typeof MyEvalDatasetSchema>;
+export type MyEvalDatasetList = Static<typeof MyEvalDatasetListSchema>;
