@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'portcullis/client';
 import { runCli } from '../helpers/cli-process.js';
 import { ROLES, startLiveService, type LiveService } from '../helpers/live-service.js';
-import { AGENT_MD } from './bundles-harness.js';
+import { AGENT_MD, bundleZip } from './bundles-harness.js';
 
 let live: LiveService;
 let dir: string;
@@ -130,6 +130,42 @@ describe('portcullis eval run', () => {
     const result = await cli(['eval', 'run', 'greet', '--url', live.url, '--token', env.PORTCULLIS_TOKEN!], {});
     expect(result.code).toBe(0);
     expect((await cli(['eval', 'run', 'greet'], { PORTCULLIS_URL: live.url })).code).toBe(3); // no token: 401
+  });
+});
+
+describe('portcullis eval run for an agent\'s author (DESIGN §19)', () => {
+  const DATASET = (value: string) => `cases:\n  - { id: hello, input: hello, assert: [{ type: contains, value: "${value}" }] }\n`;
+
+  it('stores a local dataset file as mine/<name>, runs it as turns of the uploaded bundle, and exits 1 on a regression against the baseline', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([bundleZip({ 'AGENT.md': AGENT_MD })]), 'helper.zip');
+    const registered = await fetch(`${live.url}/api/bundles`, { method: 'POST', headers: { authorization: `Bearer ${env.PORTCULLIS_TOKEN}` }, body: form });
+    expect(registered.status).toBe(201);
+    const { handle } = (await registered.json()) as { handle: string };
+    await writeFile(join(dir, 'smoke.yaml'), DATASET('You said: hello'));
+    const first = await cli(['eval', 'run', '--dataset-file', 'smoke.yaml', '--subject-handle', handle, '--wait', '--json', '--poll-interval', '20']);
+    expect(first.code).toBe(0);
+    const baseline = JSON.parse(first.stdout) as { jobId: string; datasets: string[]; verdict: string };
+    expect(baseline).toMatchObject({ datasets: ['mine/smoke@1'], verdict: 'Pass' });
+    // The author's change makes the case fail: version 2 of the dataset, a regression against the first run.
+    await writeFile(join(dir, 'smoke.yaml'), DATASET('never said'));
+    const gated = await cli(['eval', 'run', '--dataset-file', 'smoke.yaml', '--subject-handle', handle, '--baseline', baseline.jobId, '--fail-on-regression', '--wait', '--poll-interval', '20']);
+    expect(gated.stderr).toContain('stored smoke.yaml as mine/smoke@2');
+    expect(gated.stdout).toContain(`against ${baseline.jobId}: 1 regressed, 0 improved, 0 unchanged`);
+    expect(gated.stdout).toContain('regressed mine/smoke@2 hello: passed → failed');
+    expect(gated.code).toBe(1);
+  });
+
+  it('exits 2 for --fail-on-regression without --baseline, and for a dataset file that does not parse; 3 for one the service refuses', async () => {
+    expect((await cli(['eval', 'run', 'greet', '--fail-on-regression'])).code).toBe(2);
+    await writeFile(join(dir, 'garbled.json'), '{ "cases": [');
+    const garbled = await cli(['eval', 'run', '--dataset-file', 'garbled.json']);
+    expect(garbled.code).toBe(2);
+    expect(garbled.stderr).toContain('--dataset-file garbled.json: does not parse as JSON');
+    await writeFile(join(dir, 'invalid.json'), JSON.stringify({ cases: [{ id: 'x' }] }));
+    const invalid = await cli(['eval', 'run', '--dataset-file', 'invalid.json']);
+    expect(invalid.code).toBe(3);
+    expect(invalid.stderr).toContain('400');
   });
 });
 

@@ -1,19 +1,22 @@
 // `portcullis eval run DATASET... [--repeats N] [--parallelism N] [--threshold X] [--tag T]... [--wait]
-// [--junit FILE]`: starts an eval run; with --wait (or --junit) follows it to its verdict with a
-// progress bar, writes the JUnit report, and exits 0 on Pass (or Warn), 1 on Fail (promptfoo-style).
+// [--junit FILE] [--dataset-file FILE]... [--subject-handle H] [--baseline JOB] [--fail-on-regression]`: starts an eval run; with
+// --wait (or --junit) follows it to its verdict with a progress bar, writes the JUnit report, and exits
+// 0 on Pass (or Warn), 1 on Fail (promptfoo-style). With a baseline it prints the regressions, so a CI
+// job can gate an agent change in one command (DESIGN §19).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isPortcullisProblem, unwrap, type EvalRun, type PortcullisClient } from '../../client/index.js';
 import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
+import { storeDatasetFile } from './dataset-file.js';
 import { createProgress } from './progress.js';
 import { evalRunOptions, integerOption } from './option-values.js';
 import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
 
 export const EVAL_RUN_SPEC: CommandSpec = {
   name: 'eval run',
-  positionals: 'DATASET...',
+  positionals: '[DATASET...]',
   summary: 'Start an evaluation run over named datasets (GET /api/evals/datasets lists them); with --wait, follow it to its verdict.',
   options: {
     repeats: { type: 'string', value: 'N', default: '1', applyDefault: false, description: 'Executions of every case.' },
@@ -22,6 +25,10 @@ export const EVAL_RUN_SPEC: CommandSpec = {
     tag: { type: 'string', value: 'T', multiple: true, description: 'Only cases with any of these tags (repeatable).' },
     wait: { type: 'boolean', default: false, description: 'Wait for the verdict; the exit code reflects it.' },
     junit: { type: 'string', value: 'FILE', description: 'Write the JUnit XML report to FILE (implies --wait).' },
+    'dataset-file': { type: 'string', value: 'FILE', multiple: true, description: 'Store a local dataset file as your own dataset mine/<file name> first, and run it (repeatable).' },
+    'subject-handle': { type: 'string', value: 'HANDLE', description: 'Run every case as a turn of this uploaded bundle of yours, in place of the datasets’ subjects.' },
+    baseline: { type: 'string', value: 'JOB', description: 'Compare with this earlier Succeeded eval run of yours: the report lists regressions and improvements.' },
+    'fail-on-regression': { type: 'boolean', default: false, description: 'With --baseline: any regression makes the verdict Fail (exit 1).' },
     'poll-interval': { type: 'string', value: 'MS', default: '1000', description: 'Milliseconds between status polls while waiting.' },
     ...CONNECTION_OPTIONS,
   },
@@ -34,8 +41,16 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
   const [subcommand, ...rest] = args;
   if (subcommand !== 'run') return groupUsage('eval', EVAL_USAGE, subcommand, io);
   return runRemote(EVAL_RUN_SPEC, rest, io, async ({ values, positionals, client, json }) => {
-    if (positionals.length === 0) throw new UsageError('name at least one dataset');
-    const body = { datasets: positionals, ...evalRunOptions(values, { threshold: 'threshold', tag: 'tag' }) };
+    const files = Array.isArray(values['dataset-file']) ? values['dataset-file'] : [];
+    if (positionals.length === 0 && files.length === 0) throw new UsageError('name at least one dataset, or give --dataset-file');
+    const author = authorOptions(values);
+    const own: string[] = [];
+    for (const file of files) {
+      const stored = await storeDatasetFile(client, io.cwd, file);
+      if (!json) io.stderr(`stored ${file} as ${stored.runName}`);
+      own.push(stored.runName);
+    }
+    const body = { datasets: [...positionals, ...own], ...evalRunOptions(values, { threshold: 'threshold', tag: 'tag' }), ...author };
     const pollMs = integerOption(values['poll-interval'], '--poll-interval');
     const junit = typeof values.junit === 'string' ? resolve(io.cwd, values.junit) : undefined;
     const started = await unwrap(client.api.POST('/api/evals/runs', { body })).catch(async (error: unknown) => {
@@ -71,11 +86,31 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
   });
 }
 
+/** --subject-handle, --baseline and --fail-on-regression as the start request's fields (DESIGN §19). */
+function authorOptions(values: Record<string, string | boolean | string[] | undefined>) {
+  const handle = values['subject-handle'];
+  const baseline = values.baseline;
+  if (values['fail-on-regression'] === true && typeof baseline !== 'string') throw new UsageError('--fail-on-regression needs --baseline');
+  return {
+    ...(typeof handle === 'string' ? { subject: { handle } } : {}),
+    ...(typeof baseline === 'string' ? { baseline } : {}),
+    ...(values['fail-on-regression'] === true ? { failOnRegression: true } : {}),
+  };
+}
+
 function summary(run: EvalRun): string {
   if (run.status !== 'Succeeded' || run.counts === undefined) return `eval run ${run.jobId} ended ${run.status}`;
   const c = run.counts;
   const rate = run.report ? ` (fail rate ${run.report.failRate.toFixed(2)}, threshold ${run.report.failRateThreshold})` : '';
-  return `verdict ${run.verdict ?? '?'}: ${c.passed} passed, ${c.warned} warned, ${c.failed} failed, ${c.errored} errored of ${c.total}${rate}`;
+  const lines = [`verdict ${run.verdict ?? '?'}: ${c.passed} passed, ${c.warned} warned, ${c.failed} failed, ${c.errored} errored of ${c.total}${rate}`];
+  const comparison = run.report?.comparison;
+  if (comparison !== undefined) {
+    const { regressions, improvements, unchanged } = comparison;
+    lines.push(`against ${comparison.baseline}: ${regressions.length} regressed, ${improvements.length} improved, ${unchanged} unchanged`);
+    for (const change of regressions) lines.push(`  regressed ${change.dataset} ${change.caseId}: ${change.was} → ${change.now}`);
+    for (const change of improvements) lines.push(`  improved ${change.dataset} ${change.caseId}: ${change.was} → ${change.now}`);
+  }
+  return lines.join('\n');
 }
 
 /** The service's 404 names no dataset: say which of those asked for it does not list, and what it has. */
