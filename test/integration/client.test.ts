@@ -122,6 +122,26 @@ describe('portcullis/client', () => {
     expect(new Set(seen.map((run) => `${run.status} ${run.progress?.completed}`)).size).toBe(seen.length);
     expect(seen.at(-1)).toMatchObject({ status: 'Succeeded', verdict: 'Pass', counts: { passed: 2, total: 2 } });
   });
+
+  it('keeps an author\'s own dataset and runs it on their uploaded agent against a baseline (DESIGN §19)', async () => {
+    const handle = await upload();
+    const dataset = (value: string) => ({ cases: [{ id: 'hi', input: 'hello', assert: [{ type: 'contains' as const, value }] }] });
+    const stored = await unwrap(client.api.PUT('/api/evals/datasets/mine/{name}', { params: { path: { name: 'greeting-checks' } }, body: dataset('You said: hello') }));
+    expect(stored).toMatchObject({ name: 'greeting-checks', version: 1, caseCount: 1 });
+    const run = async (body: { datasets: string[]; baseline?: string; failOnRegression?: boolean }) => {
+      const started = await unwrap(client.api.POST('/api/evals/runs', { body: { ...body, subject: { handle } } }));
+      return (await collect(client.evalProgress(started.jobId, { intervalMs: 10 }))).at(-1)!;
+    };
+    const baseline = await run({ datasets: ['mine/greeting-checks'] });
+    expect(baseline).toMatchObject({ status: 'Succeeded', verdict: 'Pass' });
+    const changed = await unwrap(client.api.PUT('/api/evals/datasets/mine/{name}', { params: { path: { name: 'greeting-checks' } }, body: dataset('never said') }));
+    expect(changed.version).toBe(2);
+    const compared = await run({ datasets: ['mine/greeting-checks@2'], baseline: baseline.jobId, failOnRegression: true });
+    expect(compared).toMatchObject({ verdict: 'Fail', datasets: ['mine/greeting-checks@2'] });
+    expect(compared.report?.comparison).toEqual({ baseline: baseline.jobId, regressions: [{ dataset: 'mine/greeting-checks@2', caseId: 'hi', was: 'passed', now: 'failed' }], improvements: [], unchanged: 0 });
+    const listed = await unwrap(client.api.GET('/api/evals/datasets/mine'));
+    expect(listed.datasets).toEqual([expect.objectContaining({ name: 'greeting-checks', version: 2, caseCount: 1 })]);
+  });
 });
 
 /** The same response, its body cut after the first complete SSE message (no terminal frame). */
