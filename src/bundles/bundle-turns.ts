@@ -4,7 +4,7 @@
 // system prompt, the requested tools narrowed by the run's envelope, `require-approval:`, delegation,
 // policies (surface `eval`, the bundle's id) and spend (family `eval`, the eval run's) — except that
 // nobody can wait for a person: a call that needs one is denied, as every eval case's is.
-import type { AgentEvent, AgentRuntime, ConversationOutcome } from '../agent/index.js';
+import type { AgentEvent, AgentRuntime, ConversationOutcome, ConverseInput } from '../agent/index.js';
 import { narrowEnvelope, NO_BUDGET, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { BundleHandle } from './handles/bundle-handle.js';
 import type { HandleStore } from './handles/handle-store.js';
@@ -20,6 +20,9 @@ export interface BundleTurnInput {
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
   readonly onToolFailed: (toolName: string) => void;
+  readonly onToolCalled?: (toolName: string, operation: string) => void;
+  /** A recorded case replayed (DESIGN §19): what answers instead of the model and the tools. */
+  readonly replay?: ConverseInput['replay'];
 }
 
 export interface BundleTurnsOptions {
@@ -72,6 +75,8 @@ export class BundleTurns {
         bundleId: manifest.id,
         surface: 'eval',
         onToolFailed: input.onToolFailed,
+        ...(input.onToolCalled === undefined ? {} : { onToolCalled: input.onToolCalled }),
+        ...(input.replay === undefined ? {} : { replay: input.replay }),
       });
     } finally {
       leased.lease.release();

@@ -7,6 +7,7 @@ import type { ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { Dataset } from './datasets/dataset.js';
 import type { RunCounts } from './report/build-report.js';
 import type { Baseline } from './report/comparison.js';
+import type { ReplayMode } from './recording/recording.js';
 import type { CaseResult } from './runner/case-execution.js';
 import type { EvalReport, Verdict } from './schemas.js';
 
@@ -17,6 +18,8 @@ export interface RunOptions {
   readonly tagFilter: readonly string[] | null;
   /** With a baseline: any regression makes the verdict Fail (absent in runs stored before DESIGN §19). */
   readonly failOnRegression?: boolean;
+  /** How recorded cases are answered (absent: "none"). */
+  readonly replay?: ReplayMode;
 }
 
 export type LiveStatus = 'Queued' | 'Running';

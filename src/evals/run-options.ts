@@ -29,6 +29,7 @@ export function readRunOptions(request: StartEvalRunRequest, config: EvaluationC
   }
   return {
     ...(request.failOnRegression === undefined ? {} : { failOnRegression: request.failOnRegression }),
+    ...(request.replay === undefined || request.replay === 'none' ? {} : { replay: request.replay }),
     repeats: request.repeats ?? DEFAULT_REPEATS,
     parallelism: request.parallelism ?? Math.min(DEFAULT_PARALLELISM, config.maxParallelism),
     failRateThreshold: request.failRateThreshold ?? 0,

@@ -57,6 +57,12 @@ function startEvalRunRequest(limits: StartEvalRunLimits | undefined) {
       baseline: Type.Optional(
         Type.String({ minLength: 1, maxLength: 256, description: 'The jobId of an earlier Succeeded eval run of the caller: the report gains `comparison`.' }),
       ),
+      replay: Type.Optional(
+        Type.Union([Type.Literal('none'), Type.Literal('tools'), Type.Literal('all')], {
+          description:
+            'How cases made from runs are answered: none (default, live), tools (the live model, every tool call answered from the recording, `Not in the recording.` otherwise), all (the model’s answers too: no model call, no cost; a run that leaves the recording is errored `Replay diverged at step N.`). Cases without a recording run live.',
+        }),
+      ),
       failOnRegression: Type.Optional(Type.Boolean({ description: 'With `baseline`: any regression makes the verdict Fail (without one there is nothing to regress from).' })),
     },
     { $id: 'StartEvalRunRequest', additionalProperties: false },

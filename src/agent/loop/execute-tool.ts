@@ -20,7 +20,12 @@ export type ToolExecution =
    * A person must approve the call first (DESIGN.md §13): nothing ran; the conversation stops here and
    * is given back as a checkpoint, to be resumed with the decision (`resume`).
    */
-  | { readonly status: 'awaiting-approval'; readonly approvalId: string };
+  | { readonly status: 'awaiting-approval'; readonly approvalId: string }
+  /**
+   * Answered from an eval case's recording (DESIGN §19): nothing ran; the recorded text (redacted and
+   * bounded when it was recorded) is what the model and the frame are told.
+   */
+  | { readonly status: 'replayed'; readonly content: string };
 
 export interface ToolCallRequest {
   readonly toolCallId: string;

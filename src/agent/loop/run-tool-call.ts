@@ -66,6 +66,8 @@ async function resolveContent(prepared: PreparedToolCall, scope: ToolCallScope):
       return execution.rejected === true ? TOOL_REJECTED_CONTENT : TOOL_DENIED_CONTENT;
     case 'awaiting-approval':
       return { approvalId: execution.approvalId };
+    case 'replayed':
+      return execution.content;
     case 'refused':
       // Arguments without the promised shape, or an undeclared operation: the loop's own words, to both.
       if (args.problem !== null) return args.problem;

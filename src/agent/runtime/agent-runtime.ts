@@ -5,7 +5,7 @@
 // than the delegating conversation has left — found through the calling conversation's scope, which
 // travels on the tool call's context. With no chat model configured the conversation fails with a
 // caller-safe error; the run itself succeeds.
-import { runConversation, type AgentEvent, type ConversationCheckpoint, type ConversationOutcome } from '../loop/index.js';
+import { runConversation, type AgentEvent, type ConversationCheckpoint, type ConversationOutcome, type ExecuteTool } from '../loop/index.js';
 import { meterChatModel, type ChatMessage, type ChatModel } from '../../models/index.js';
 import type { IdGenerator } from '../../platform/clock/index.js';
 import { narrowFurther, type EffectiveEnvelope, type ResolvedEnvelope } from '../../platform/envelope/index.js';
@@ -49,6 +49,14 @@ export interface ConverseInput {
   readonly surface?: 'bundle' | 'eval';
   /** Told the name of every tool that ran and failed (an eval case is then errored). */
   readonly onToolFailed?: (toolName: string) => void;
+  /** Told every call the model asks for, in order (an eval case's matches-recording). */
+  readonly onToolCalled?: (toolName: string, operation: string) => void;
+  /**
+   * An eval case replaying its recording (DESIGN §19): the model that answers instead of the host's
+   * (`replay: "all"`), and what answers the tool calls instead of the governed call, given the names of
+   * the tools the conversation offers. Nothing is metered for a replayed model.
+   */
+  readonly replay?: { readonly model?: ChatModel; readonly executeTool: (offered: ReadonlySet<string>) => ExecuteTool };
   /** Goes on from a conversation parked for a decision; `delegatedUsage`: what its sub-agents had spent. */
   readonly resume?: { readonly checkpoint: ConversationCheckpoint; readonly delegatedUsage: { readonly inputTokens: number; readonly outputTokens: number } };
 }
@@ -79,7 +87,7 @@ export class AgentRuntime {
   /** The conversation's outcome; `usage` includes every sub-agent it delegated to. */
   async converse(input: ConverseInput): Promise<ConversationOutcome> {
     const { chatModel, calls, limits } = this.#options;
-    if (chatModel === null) return noModelOutcome();
+    if (chatModel === null && input.replay?.model === undefined) return noModelOutcome();
     // A sub-agent narrows further by its host agent's own allowed-tools: offered and governed alike.
     const envelope = input.narrowTo ? narrowFurther(input.envelope, input.narrowTo) : input.envelope;
     const tools = await calls.registry.granted(envelope, input.signal);
@@ -98,7 +106,9 @@ export class AgentRuntime {
       ...(input.surface === undefined ? {} : { surface: input.surface }),
     };
     const ledger = this.#options.spend;
-    const model = input.spend === undefined || ledger === undefined ? chatModel : meterChatModel(chatModel, ledger, input.spend);
+    const replayedModel = input.replay?.model;
+    const model = replayedModel ?? (input.spend === undefined || ledger === undefined || chatModel === null ? chatModel : meterChatModel(chatModel, ledger, input.spend));
+    if (model === null) return noModelOutcome();
     const outcome = await runConversation({
       model: tallyUsage(model, own),
       systemPrompt: input.systemPrompt,
@@ -106,7 +116,7 @@ export class AgentRuntime {
       userMessages: input.userMessages,
       maxTurns: input.maxTurns,
       tools: tools.map(toAgentTool),
-      executeTool: agentToolExecutor({
+      executeTool: input.replay !== undefined ? input.replay.executeTool(new Set(tools.map((tool) => tool.descriptor.name))) : agentToolExecutor({
         calls,
         surface: input.surface ?? 'bundle',
         ownerId: input.ownerId,
@@ -119,6 +129,7 @@ export class AgentRuntime {
         ...(input.spend === undefined ? {} : { runId: input.spend.runId }),
         ...(input.bundleId === undefined ? {} : { bundleId: input.bundleId }),
         ...(input.onToolFailed === undefined ? {} : { onFailed: input.onToolFailed }),
+        ...(input.onToolCalled === undefined ? {} : { onCalled: input.onToolCalled }),
       }),
       limits: {
         maxModelCallsPerTurn: limits.maxModelCallsPerTurn,

@@ -27,12 +27,15 @@ export interface AgentToolExecutorOptions {
   readonly bundleId?: string;
   /** Told the name of every tool that ran and failed (an eval case is then errored). */
   readonly onFailed?: (toolName: string) => void;
+  /** Told every call the model asks for, in the order they are made (an eval's matches-recording). */
+  readonly onCalled?: (toolName: string, operation: string) => void;
   readonly log: { info(details: object, message: string): void };
 }
 
 export function agentToolExecutor(options: AgentToolExecutorOptions): ExecuteTool {
   const { calls, surface, ownerId, envelope, conversation, log } = options;
   return async (call, signal): Promise<ToolExecution> => {
+    options.onCalled?.(call.name, call.operation);
     const input = { operation: call.operation, parameters: call.parameters };
     const outcome = await calls.call({
       surface,

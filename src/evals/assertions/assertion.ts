@@ -1,6 +1,7 @@
 // The assertion types of DESIGN.md §7, as parsed from a dataset: plain JSON data (a run's submission
 // is stored, and read back on whichever instance executes it), compiled where they are checked.
 // `severity: warn` turns a failure into a warning.
+import type { Recording } from '../recording/recording.js';
 
 export const ASSERTION_TYPES = [
   'equals',
@@ -14,6 +15,7 @@ export const ASSERTION_TYPES = [
   'max-latency-ms',
   'max-cost-usd',
   'llm-rubric',
+  'matches-recording',
 ] as const;
 
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
@@ -28,6 +30,8 @@ export type Assertion = { readonly severity: Severity } & (
   | { readonly type: 'tool-called'; readonly value: string }
   | { readonly type: 'max-latency-ms' | 'max-cost-usd'; readonly value: number }
   | { readonly type: 'llm-rubric'; readonly value: string }
+  /** DESIGN §19: the same tool calls as the case's recording (tool and operation, in order) and, when the model was replayed, the same final answer. */
+  | { readonly type: 'matches-recording' }
 );
 
 /** What one case execution produced, as the assertions see it. */
@@ -39,6 +43,10 @@ export interface Observation {
   readonly latencyMs: number;
   /** Dollar cost of the subject's conversation (grading excluded). */
   readonly costUsd: number;
+  /** Every tool call the model asked for, in order (matches-recording). */
+  readonly toolCalls: readonly { readonly tool: string; readonly operation: string }[];
+  /** The case's recording, and whether the model's answers came from it (`replay: "all"`). */
+  readonly recording?: { readonly steps: Recording['steps']; readonly modelReplayed: boolean };
 }
 
 export type AssertionVerdict = { readonly passed: true; readonly reason?: string } | { readonly passed: false; readonly reason: string };

@@ -2,6 +2,7 @@
 // caller-safe: they quote the expectation (dataset content), never more than a snippet of the output.
 import { isDeepStrictEqual } from 'node:util';
 import type { Assertion, AssertionVerdict, Observation } from './assertion.js';
+import { isModelStep } from '../recording/recording.js';
 import { parseJsonOutput } from './parse-json-output.js';
 import { compiledPattern, compiledSchema } from './compiled-assertions.js';
 
@@ -38,7 +39,23 @@ export function checkAssertion(assertion: Exclude<Assertion, { type: 'llm-rubric
       return verdict(seen.latencyMs <= assertion.value, () => `latency ${seen.latencyMs} ms exceeds ${assertion.value} ms`);
     case 'max-cost-usd':
       return verdict(seen.costUsd <= assertion.value, () => `cost $${seen.costUsd} exceeds $${assertion.value}`);
+    case 'matches-recording':
+      return matchesRecording(seen);
   }
+}
+
+/** The same tool calls as recorded (tool and operation, in order); with the model replayed, the same final answer too. */
+function matchesRecording(seen: Observation): AssertionVerdict {
+  if (seen.recording === undefined) return failed('the case has no recording to match');
+  const recorded = seen.recording.steps.flatMap((step) => (isModelStep(step) ? [] : [`${step.tool}.${step.operation}`]));
+  const made = seen.toolCalls.map((call) => `${call.tool}.${call.operation}`);
+  if (!isDeepStrictEqual(recorded, made)) {
+    return failed(`expected the recorded tool calls [${recorded.join(', ') || 'none'}], the run made [${made.join(', ') || 'none'}]`);
+  }
+  if (!seen.recording.modelReplayed) return PASSED;
+  const answers = seen.recording.steps.filter(isModelStep);
+  const last = answers.at(-1)?.model.text ?? '';
+  return verdict(seen.output === last, () => `expected the recorded final answer ${quote(last)}`);
 }
 
 /** A string expectation compares text exactly; any other JSON value compares with the output parsed as JSON. */

@@ -42,7 +42,8 @@ function readTyped(type: AssertionType, fields: Readonly<Record<string, unknown>
     case 'regex':
       return { type, ...readPattern(value, fields.flags, path) };
     case 'is-json':
-      if (value !== undefined) throw new InvalidField(path, 'is not used by is-json');
+    case 'matches-recording':
+      if (value !== undefined) throw new InvalidField(path, `is not used by ${type}`);
       return { type };
     case 'json-schema':
       readSchema(value, path, compileSchema);

@@ -1,6 +1,7 @@
 // A parsed, validated dataset (DESIGN.md §7): its subject and its cases with compiled assertions.
 // Produced only by parseDataset; everything downstream trusts its shape.
 import type { Assertion } from '../assertions/assertion.js';
+import type { Recording } from '../recording/recording.js';
 
 /** Who answers the cases: a host agent, or an inline system prompt with requested tools. */
 export type EvalSubject =
@@ -15,6 +16,9 @@ export interface EvalCase {
   readonly assertions: readonly Assertion[];
   /** Per-case deadline of one execution, assertions and grading included. */
   readonly timeoutMs: number;
+  /** A case made from a run (DESIGN §19): the bundle's AGENT.md id, and what the run did. */
+  readonly agent?: string;
+  readonly recording?: Recording;
 }
 
 export interface Dataset {

@@ -56,7 +56,7 @@ cases:
 
   it('names the file and the case in every error', () => {
     expect(problem(() => yaml('cases:\n  - id: a\n    input: hi\n    asserts: []\n'))).toBe(
-      "Dataset file 'd.yaml', case 'a' (#1): the case has an unknown key 'asserts' (allowed: id, description, tags, input, messages, assert, timeoutSeconds).",
+      "Dataset file 'd.yaml', case 'a' (#1): the case has an unknown key 'asserts' (allowed: id, description, tags, input, messages, assert, timeoutSeconds, agent, recording).",
     );
     expect(problem(() => yaml('cases:\n  - input: hi\n  - input: hi\n    messages: [x]\n'))).toBe(
       "Dataset file 'd.yaml', case #2: input and messages are alternatives; give one.",

@@ -1,14 +1,19 @@
 // Reads one case of a dataset (DESIGN.md §7): `id`, `tags`, `input` or `messages`, `assert`, and the
-// optional per-case `timeoutSeconds`. Throws InvalidField at the first problem.
+// optional per-case `timeoutSeconds`; a case made from a run (§19) also has `agent` (the bundle's id)
+// and its `recording`, and then `assert` defaults to `matches-recording`. Throws InvalidField at the
+// first problem.
 import type { SchemaCompiler } from '../assertions/schema-compiler.js';
 import { readAssertion } from '../assertions/read-assertion.js';
 import type { EvalCase } from './dataset.js';
 import { optionalPositiveNumber, optionalString, optionalTextList, refuseUnknownKeys, requireObject, type Fields } from './fields.js';
 import { InvalidField } from './invalid-field.js';
+import { readRecording } from '../recording/read-recording.js';
 
 export const MAX_CASE_ID_LENGTH = 200;
 export const MAX_TIMEOUT_SECONDS = 3600;
-const CASE_KEYS = ['id', 'description', 'tags', 'input', 'messages', 'assert', 'timeoutSeconds'];
+const CASE_KEYS = ['id', 'description', 'tags', 'input', 'messages', 'assert', 'timeoutSeconds', 'agent', 'recording'];
+/** What a recorded case checks when it names nothing else (DESIGN §19). */
+const RECORDED_DEFAULT = [{ type: 'matches-recording' }];
 
 export interface CaseDefaults {
   readonly id: string;
@@ -22,12 +27,17 @@ export function readCase(raw: unknown, defaults: CaseDefaults): EvalCase {
   refuseUnknownKeys(fields, CASE_KEYS, 'the case');
   optionalString(fields, 'description', '');
   const timeoutSeconds = optionalPositiveNumber(fields, 'timeoutSeconds', '', MAX_TIMEOUT_SECONDS);
+  const agent = optionalString(fields, 'agent', '');
+  const recording = fields.recording === undefined || fields.recording === null ? undefined : readRecording(fields.recording);
+  const assertions = fields.assert === undefined && recording !== undefined ? RECORDED_DEFAULT : fields.assert;
   return {
     id: readId(fields) ?? defaults.id,
     tags: [...new Set(optionalTextList(fields, 'tags', '') ?? [])],
     messages: readMessages(fields),
-    assertions: readAssertions(fields.assert, defaults),
+    assertions: readAssertions(assertions, defaults),
     timeoutMs: timeoutSeconds === undefined ? defaults.timeoutMs : Math.round(timeoutSeconds * 1000),
+    ...(agent === undefined ? {} : { agent }),
+    ...(recording === undefined ? {} : { recording }),
   };
 }
 

@@ -8,6 +8,7 @@ import { PageQuerySchema, PathId } from '../../platform/http/index.js';
 import { ASSERTION_TYPES } from '../assertions/assertion.js';
 import { MAX_TIMEOUT_SECONDS } from '../datasets/read-case.js';
 import { DATASET_NAME_PATTERN } from './dataset-name.js';
+import { MAX_RECORDING_STEPS } from '../recording/read-recording.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const timeoutSeconds = (description: string) => Type.Optional(orNull(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description })));
@@ -23,6 +24,37 @@ const AssertionSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const RecordedCallProperties = {
+  tool: Type.String({ minLength: 1 }),
+  operation: Type.String(),
+  arguments: Type.Record(Type.String(), Type.Unknown(), { description: 'The call’s parameters.' }),
+};
+
+/** DESIGN §19: a run's model answers and tool calls with their results, in order (steps numbered from 1). */
+export const RecordingSchema = Type.Object(
+  {
+    steps: Type.Array(
+      Type.Union([
+        Type.Object(
+          {
+            model: Type.Object(
+              { text: Type.String(), toolCalls: Type.Optional(Type.Array(Type.Object(RecordedCallProperties, { additionalProperties: false }))) },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false, description: 'A model answer: its text and the tool calls it asked for.' },
+        ),
+        Type.Object(
+          { ...RecordedCallProperties, result: Type.String({ description: 'What the model was told.' }), isError: Type.Boolean() },
+          { additionalProperties: false, description: 'A tool call and its result, redacted as the run’s frames were.' },
+        ),
+      ]),
+      { minItems: 1, maxItems: MAX_RECORDING_STEPS },
+    ),
+  },
+  { additionalProperties: false, description: 'What the run the case was made from did (DESIGN §19).' },
+);
+
 const CaseSchema = Type.Object(
   {
     id: Type.Optional(orNull(Type.String({ description: '1 to 200 characters, unique in the dataset (default case-<position>).' }))),
@@ -32,6 +64,8 @@ const CaseSchema = Type.Object(
     messages: texts('User messages, one turn each; or give input.'),
     assert: Type.Optional(orNull(Type.Array(AssertionSchema))),
     timeoutSeconds: timeoutSeconds('This case’s deadline (default the dataset’s).'),
+    agent: Type.Optional(orNull(Type.String({ description: 'A case made from a run: the bundle’s AGENT.md id.' }))),
+    recording: Type.Optional(orNull(RecordingSchema)),
   },
   { additionalProperties: false },
 );

@@ -18,6 +18,7 @@ import type { BundleTurns } from '../../bundles/index.js';
 import { resolveSubject, type ResolvedSubject } from './resolve-subject.js';
 import { runCase } from './run-case.js';
 import { runPool } from './run-pool.js';
+import type { ReplayMode } from '../recording/recording.js';
 
 const SUBJECT_TIMEOUT_MS = 30_000;
 
@@ -31,6 +32,8 @@ export interface EvaluationInput {
   readonly datasets: readonly Dataset[];
   readonly executions: readonly CaseExecution[];
   readonly parallelism: number;
+  /** How recorded cases are answered (default "none"). */
+  readonly replay?: ReplayMode;
   /** Cases already judged, by execution index (they are not run again). */
   readonly judged?: ReadonlyMap<number, CaseResult>;
   /** Told each newly judged case (a checkpoint); a rejection fails the run. */
@@ -87,7 +90,7 @@ export async function runEvaluation(input: EvaluationInput, host: EvaluationHost
         input.subject === undefined
           ? (subjects.get(execution.dataset.name) ?? { ok: false, error: 'the dataset’s subject was not resolved' })
           : { ok: true, kind: 'bundle', handle: input.subject.handle, envelope: input.envelope };
-      const result = await runCase(execution, { ...host, model, subject, ownerId: input.ownerId, runId: input.jobId, deadlines });
+      const result = await runCase(execution, { ...host, model, subject, ownerId: input.ownerId, runId: input.jobId, deadlines, ...(input.replay === undefined ? {} : { replay: input.replay }) });
       results[index] = result;
       await input.onJudged?.(index, result);
     }, input.draining);

@@ -91,6 +91,7 @@ async function execute(live: LiveRun<EvalRunData>, options: EvalRunKindOptions):
       datasets: submission.datasets,
       executions: planExecutions(submission.datasets, submission.options.repeats, submission.options.tagFilter),
       parallelism: submission.options.parallelism,
+      ...(submission.options.replay === undefined ? {} : { replay: submission.options.replay }),
       judged: await store.judged(live.key),
       // Each judged case is a checkpoint, written only while the run is this instance's.
       onJudged: async (index, result) => void (await live.commit({ items: [{ key: String(index), data: redactValue(result) }] })),
