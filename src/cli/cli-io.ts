@@ -28,7 +28,7 @@ export const USAGE = [
   '',
   'commands that talk to a running service (--url/--token or PORTCULLIS_URL/PORTCULLIS_TOKEN; --json; --help on each):',
   '  eval run DATASET... [--wait] [--junit FILE]      run evals; exit 0 on Pass, 1 on Fail, 3 when refused',
-  '    [--dataset-file FILE] [--subject-handle H] [--baseline JOB] [--fail-on-regression]   your own dataset and agent, against a baseline',
+  '    [--dataset-file FILE] [--subject-handle H] [--replay none|tools|all] [--baseline JOB] [--fail-on-regression]   your own dataset and agent, against a baseline',
   '  workflow submit FILE | run ID [--watch] | approve|reject JOB APPROVAL',
   '  approvals list [--to-decide] [--status S] | decide ID approve|reject [--comment T] [--payload JSON]',
   '  schedule create NAME --cron EXPR (--workflow ID | --eval DATASET...) | list | delete ID | fires ID',

@@ -1,5 +1,5 @@
 // `portcullis eval run DATASET... [--repeats N] [--parallelism N] [--threshold X] [--tag T]... [--wait]
-// [--junit FILE] [--dataset-file FILE]... [--subject-handle H] [--baseline JOB] [--fail-on-regression]`: starts an eval run; with
+// [--junit FILE] [--dataset-file FILE]... [--subject-handle H] [--replay MODE] [--baseline JOB] [--fail-on-regression]`: starts an eval run; with
 // --wait (or --junit) follows it to its verdict with a progress bar, writes the JUnit report, and exits
 // 0 on Pass (or Warn), 1 on Fail (promptfoo-style). With a baseline it prints the regressions, so a CI
 // job can gate an agent change in one command (DESIGN §19).
@@ -26,6 +26,7 @@ export const EVAL_RUN_SPEC: CommandSpec = {
     wait: { type: 'boolean', default: false, description: 'Wait for the verdict; the exit code reflects it.' },
     junit: { type: 'string', value: 'FILE', description: 'Write the JUnit XML report to FILE (implies --wait).' },
     'dataset-file': { type: 'string', value: 'FILE', multiple: true, description: 'Store a local dataset file as your own dataset mine/<file name> first, and run it (repeatable).' },
+    replay: { type: 'string', value: 'MODE', description: 'How cases made from runs are answered: none (live; the default), tools (every tool call from the recording), all (the model too: no model call).' },
     'subject-handle': { type: 'string', value: 'HANDLE', description: 'Run every case as a turn of this uploaded bundle of yours, in place of the datasets’ subjects.' },
     baseline: { type: 'string', value: 'JOB', description: 'Compare with this earlier Succeeded eval run of yours: the report lists regressions and improvements.' },
     'fail-on-regression': { type: 'boolean', default: false, description: 'With --baseline: any regression makes the verdict Fail (exit 1).' },
@@ -91,11 +92,18 @@ function authorOptions(values: Record<string, string | boolean | string[] | unde
   const handle = values['subject-handle'];
   const baseline = values.baseline;
   if (values['fail-on-regression'] === true && typeof baseline !== 'string') throw new UsageError('--fail-on-regression needs --baseline');
+  const replay = readReplay(values.replay);
   return {
+    ...(replay === undefined ? {} : { replay }),
     ...(typeof handle === 'string' ? { subject: { handle } } : {}),
     ...(typeof baseline === 'string' ? { baseline } : {}),
     ...(values['fail-on-regression'] === true ? { failOnRegression: true } : {}),
   };
+}
+
+function readReplay(value: unknown): 'none' | 'tools' | 'all' | undefined {
+  if (value === undefined || value === 'none' || value === 'tools' || value === 'all') return value;
+  throw new UsageError('--replay must be none, tools or all');
 }
 
 function summary(run: EvalRun): string {
