@@ -17,6 +17,7 @@ import { BundlesPage } from './pages/bundles-page';
 import { EvalRunPage } from './pages/eval-run-page';
 import { EvalsPage } from './pages/evals-page';
 import { NewSchedulePage } from './pages/new-schedule-page';
+import { OwnDatasetPage } from './pages/own-dataset-page';
 import { SchedulePage } from './pages/schedule-page';
 import { SchedulesPage } from './pages/schedules-page';
 import { ToolPage } from './pages/tool-page';
@@ -114,7 +115,11 @@ function Page({ route }: { route: string[] }) {
     case 'bundles':
       return id === undefined ? <BundlesPage /> : <BundlePage handle={id} />;
     case 'evals':
-      return id === undefined ? <EvalsPage /> : <EvalRunPage jobId={id} />;
+      // Keyed by the whole hash: a "Run this version" link fills the settings in anew.
+      if (id === undefined) return <EvalsPage key={window.location.hash} />;
+      if (id === 'mine' && sub !== undefined) return <OwnDatasetPage key={sub} name={sub} />;
+      // Keyed: another run's page (a baseline's link) starts afresh, not from this run's state.
+      return <EvalRunPage key={id} jobId={id} />;
     case 'schedules':
       // Keyed by the whole hash: a "Schedule this" link opened from this page again prefills anew.
       if (id === 'new') return <NewSchedulePage key={window.location.hash} />;

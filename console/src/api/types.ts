@@ -172,7 +172,64 @@ export interface EvalRun {
     readonly tokens: { readonly input: number; readonly output: number };
     readonly flakyCases: number;
     readonly passAtK: number;
+    /** With a baseline (DESIGN §19): each case's outcome against the baseline run's. */
+    readonly comparison?: EvalComparison;
   };
+}
+
+export type CaseOutcome = 'passed' | 'warned' | 'failed' | 'errored';
+
+export interface CaseChange {
+  /** As the compared run names it. */
+  readonly dataset: string;
+  readonly caseId: string;
+  readonly was: CaseOutcome;
+  readonly now: CaseOutcome;
+}
+
+export interface EvalComparison {
+  /** The baseline run's job id. */
+  readonly baseline: string;
+  readonly regressions: readonly CaseChange[];
+  readonly improvements: readonly CaseChange[];
+  /** How many cases in both runs kept their outcome's rank. */
+  readonly unchanged: number;
+}
+
+/** One of my own datasets as GET /api/evals/datasets/mine lists it: its latest version (DESIGN §19). */
+export interface OwnDatasetSummary {
+  readonly name: string;
+  readonly version: number;
+  readonly caseCount: number;
+  readonly updatedAt: string;
+}
+
+export interface DatasetAssertion {
+  readonly type: string;
+  readonly value?: unknown;
+  readonly severity?: 'error' | 'warn' | null;
+  readonly flags?: string;
+}
+
+export interface DatasetCase {
+  readonly id?: string | null;
+  readonly description?: string | null;
+  readonly tags?: readonly string[] | null;
+  readonly input?: string;
+  readonly messages?: readonly string[] | null;
+  readonly assert?: readonly DatasetAssertion[] | null;
+  readonly timeoutSeconds?: number | null;
+}
+
+/** One version of one of my datasets, as it was PUT (a DESIGN §7 dataset object). */
+export interface OwnDataset {
+  readonly name: string;
+  readonly version: number;
+  readonly createdAt: string;
+  readonly description?: string | null;
+  readonly subject?: { readonly agent?: string | null; readonly system?: string | null; readonly tools?: readonly string[] | null } | null;
+  readonly cases: readonly DatasetCase[];
+  readonly timeoutSeconds?: number | null;
 }
 
 export interface ToolEntry {
@@ -272,6 +329,15 @@ export interface EvalRunRequest {
   readonly parallelism?: number;
   readonly tagFilter?: readonly string[];
   readonly failRateThreshold?: number;
+}
+
+/** POST /api/evals/runs: a schedule's settings and what only a run started now takes (DESIGN §19). */
+export interface StartEvalRunRequest extends EvalRunRequest {
+  /** Every case a turn of this uploaded bundle of mine. */
+  readonly subject?: { readonly handle: string };
+  /** The jobId of an earlier Succeeded eval run of mine. */
+  readonly baseline?: string;
+  readonly failOnRegression?: boolean;
 }
 
 export type ScheduleTarget =

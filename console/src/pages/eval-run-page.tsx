@@ -1,9 +1,10 @@
 // One eval run: its status polled live until it ends, then the report — verdict, counts, per dataset
-// and per tag, flaky cases, pass^k, tokens and cost — the failing cases (from the JUnit report) and the
-// JUnit download.
+// and per tag, flaky cases, pass^k, tokens and cost, and with a baseline its comparison — the failing
+// cases (from the JUnit report) and the JUnit download.
 import { useEffect, useState } from 'preact/hooks';
 import type { EvalRun, Tally } from '../api/types';
 import { Badge, Empty, Facts, ProblemNotice, Verbatim } from '../components/common';
+import { EvalComparisonPanel } from '../components/eval-comparison';
 import { useApi } from '../lib/api-context';
 import { dollars, duration, percent, when } from '../lib/format';
 import { caseFailures, type CaseFailure } from '../lib/junit';
@@ -114,6 +115,7 @@ function Report({ run, failures, onDownload }: { run: EvalRun; failures: CaseFai
       <button type="button" onClick={onDownload}>
         Download JUnit XML
       </button>
+      {report?.comparison === undefined ? null : <EvalComparisonPanel comparison={report.comparison} />}
       {run.counts === undefined ? null : <TallyTable caption="Totals" rows={[['All datasets', run.counts]]} />}
       {report === undefined ? null : (
         <>

@@ -2,7 +2,7 @@
 // what each fire starts — one of my workflows with an optional input, or an eval run with the evals
 // page's settings. "Schedule this" on a workflow's page or the evals page opens it filled in.
 import { useMemo, useState } from 'preact/hooks';
-import type { Schedule, ScheduleTarget, WorkflowSummary } from '../api/types';
+import type { OwnDatasetSummary, Schedule, ScheduleTarget, WorkflowSummary } from '../api/types';
 import { ProblemNotice } from '../components/common';
 import { EvalSettingsFields } from '../components/eval-settings-fields';
 import { useApi } from '../lib/api-context';
@@ -31,6 +31,7 @@ export function NewSchedulePage() {
   const workflows = useAsync((signal) => api.get<{ workflows: WorkflowSummary[] }>('/api/workflows', signal), [api]);
   // Datasets only once an eval is the target: a caller who may not run evals is not told so for nothing.
   const datasets = useAsync(async (signal) => (kind === 'eval' ? (await api.get<{ datasets: string[] }>('/api/evals/datasets', signal)).datasets : undefined), [api, kind]);
+  const ownDatasets = useAsync(async (signal) => (kind === 'eval' ? (await api.get<{ datasets: OwnDatasetSummary[] }>('/api/evals/datasets/mine?limit=100', signal)).datasets : undefined), [api, kind]);
   const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
 
   const target = (): ScheduleTarget | null => {
@@ -145,7 +146,7 @@ export function NewSchedulePage() {
         ) : (
           <>
             <ProblemNotice error={datasets.error} context="The datasets could not be listed" />
-            <EvalSettingsFields datasets={datasets.value} value={evalSettings} onChange={setEvalSettings} />
+            <EvalSettingsFields datasets={datasets.value} ownDatasets={ownDatasets.value} value={evalSettings} onChange={setEvalSettings} />
           </>
         )}
         <div class="actions">
