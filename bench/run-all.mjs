@@ -31,6 +31,7 @@ const benches = [
   'scale', // issue 28
   'commit-grouping', // issue 28, the next step
   'workflow-park', // issue 37, workflow runs parked out of memory
+  'eval-replay', // issue 40, recorded eval cases: replay costs no model time; runner efficiency with recordings
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {
