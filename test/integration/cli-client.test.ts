@@ -169,6 +169,20 @@ describe('portcullis eval run for an agent\'s author (DESIGN §19)', () => {
   });
 });
 
+describe('portcullis bundle run with a model that cannot be reached', () => {
+  it('says why the conversation failed and exits 1', async () => {
+    const down = await startLiveService({ ChatModel: { Provider: 'OpenAI', Endpoint: 'http://127.0.0.1:9/v1', Model: 'gone', ApiKey: 'sk-test' } });
+    try {
+      const result = await cli(['bundle', 'run', 'agent', '--message', 'hello'], { PORTCULLIS_URL: down.url, PORTCULLIS_TOKEN: await down.token('ci-user') });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/run \S+ Succeeded: 1 turns, 0 tool calls/);
+      expect(result.stderr).toMatch(/^portcullis bundle run: the conversation failed: \S.*/m);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe('portcullis workflow', () => {
   it('submits, runs with --watch up to the gate, approves, and the run finishes', async () => {
     const submitted = await cli(['workflow', 'submit', 'release.json', '--json']);

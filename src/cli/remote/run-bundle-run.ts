@@ -63,6 +63,9 @@ export async function runBundleRunCommand(args: string[], io: RemoteIo): Promise
       else {
         if (live === undefined) for (const line of transcript.lines) io.stdout(line);
         io.stdout(`run ${run.jobId} ${run.status}${run.result ? `: ${run.result.turnCount} turns, ${run.result.totalToolInvocations} tool calls` : ''}${run.error ? ` (${run.error})` : ''}`);
+        // A run can succeed while its conversation failed (no model, an unreachable one): say why.
+        const failure = run.result?.conversationSucceeded === false ? run.result.conversationError : null;
+        if (failure) io.stderr(`portcullis bundle run: the conversation failed: ${failure}`);
       }
       return run.status === 'Succeeded' && run.result?.conversationSucceeded === true ? EXIT.ok : EXIT.failed;
     } finally {
