@@ -339,7 +339,12 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const workflows = await registerWorkflows(app, context);
   // A schedule's fire starts a run through the family's own start: every check and cap a request meets.
   const schedules = registerSchedules(app, context, {
-    targets: { startWorkflow: (runAs, workflowId, input) => workflows.startRun(runAs, workflowId, input), startEval: (runAs, request) => evals.startRun(runAs, request) },
+    targets: {
+      startWorkflow: (runAs, workflowId, input) => workflows.startRun(runAs, workflowId, input),
+      startEval: (runAs, request) => evals.startRun(runAs, request),
+      workflowExists: (owner, workflowId) => workflows.workflowExists(owner, workflowId),
+      datasetsExist: (owner, names) => evals.datasetsExist(owner, names),
+    },
     ...(deps.scheduleTicks === undefined ? {} : { waiter: deps.scheduleTicks }),
   });
   const features: FeatureShutdown[] = [bundles, evals, workflows, schedules, webhooks.register(app), ...(mcpGateway === undefined ? [] : [mcpGateway])];

@@ -17,6 +17,8 @@ import { OwnDatasetService } from './mine/service.js';
 /** What shutdown needs, and the run start other surfaces use (a schedule's fire, through app.ts). */
 export interface EvalFeature extends FeatureShutdown {
   readonly startRun: EvalService['start'];
+  /** Whether a run of the caller could name every one of these datasets (a schedule's target). */
+  readonly datasetsExist: EvalService['datasetsExist'];
 }
 
 /** What other families lend the evals: an uploaded bundle's turns (runs with `subject: { handle }`). */
@@ -76,5 +78,9 @@ export async function registerEvals(app: App, context: AppContext, neighbours: E
   const sweeper = startSweeper({ intervalMs: config.bundleExecution.cleanupIntervalMs, name: 'the eval store sweep', log, sweep });
   registerEvalRoutes(app, service, config.evaluation);
   registerOwnDatasetRoutes(app, ownDatasets, config.evaluation);
-  return { startRun: (principal, body, requestId) => service.start(principal, body, requestId), close: async () => sweeper.stop() };
+  return {
+    startRun: (principal, body, requestId) => service.start(principal, body, requestId),
+    datasetsExist: (principal, names) => service.datasetsExist(principal, names),
+    close: async () => sweeper.stop(),
+  };
 }

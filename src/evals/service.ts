@@ -110,6 +110,17 @@ export class EvalService {
     return { jobId, cases: caseOutcomes(filed.details.cases) };
   }
 
+  /** Whether a run of the caller could name every one of `names`: a host dataset, or one of the caller's own (a schedule's target). */
+  async datasetsExist(principal: Principal, names: readonly string[]): Promise<boolean> {
+    try {
+      await loadDatasets(this.#deps.config, names, this.#deps.log, { ownerId: principal.ownerId, resolver: this.#deps.ownDatasets });
+      return true;
+    } catch (error) {
+      if (error instanceof ProblemError && error.code === 'not-found') return false;
+      throw error;
+    }
+  }
+
   /** A live run's judged case executions out of all it planned (repeats included). */
   async #progress(principal: Principal, run: LiveData): Promise<{ completed: number; total: number } | undefined> {
     if (run.submission === null) return undefined;

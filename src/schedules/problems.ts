@@ -11,6 +11,14 @@ export const schedulesDisabled = (): ProblemError =>
 export const scheduleCapReached = (max: number): ProblemError =>
   new ProblemError('conflict', `This caller already has the maximum of ${max} schedules; delete one first.`);
 
+export const scheduleTargetMissing = (what: 'workflow' | 'dataset'): ProblemError =>
+  new ProblemError(
+    'validation-failed',
+    what === 'workflow'
+      ? 'target.workflow.workflowId names no workflow of yours: submit it first (POST /api/workflows), or name another.'
+      : 'target.eval.datasets names a dataset that does not exist: GET /api/evals/datasets lists the host’s, GET /api/evals/datasets/mine yours.',
+  );
+
 export const unknownTimeZone = (name: string): ProblemError =>
   new ProblemError('validation-failed', `timeZone '${name}' is not an IANA time zone name (such as UTC or Europe/Paris).`);
 

@@ -29,7 +29,7 @@ export function registerSchedules(app: App, context: AppContext, wiring: Schedul
   const logger = context.logger.child({ feature: 'schedules' });
   const log = { warn: (o: object, m: string) => logger.warn(o, m), info: (o: object, m: string) => logger.info(o, m) };
   const store = new ScheduleStore({ storage: context.storage });
-  registerScheduleRoutes(app, new ScheduleService({ config: config.schedules, store, clock: context.clock, ids: context.ids }));
+  registerScheduleRoutes(app, new ScheduleService({ config: config.schedules, store, clock: context.clock, ids: context.ids, targets: wiring.targets }));
   if (!config.schedules.enabled) return { start: () => undefined };
 
   const firer = new ScheduleFirer({ store, targets: wiring.targets, clock: context.clock, audit: context.audit, events: context.events, fireRetentionMs: config.schedules.fireRetentionMs, log });

@@ -17,7 +17,7 @@ function setup(start = Date.parse('2026-05-04T00:10:00Z')) {
   const store = new ScheduleStore({ storage: createMemoryStorage({ clock }) });
   const started: string[] = [];
   let refuse: Error | undefined;
-  const targets: ScheduleTargets = {
+  const targets: Pick<ScheduleTargets, 'startWorkflow' | 'startEval'> = {
     startWorkflow: async (runAs, workflowId) => {
       if (refuse !== undefined) throw refuse;
       started.push(`${runAs.ownerId}:${workflowId}`);

@@ -20,7 +20,7 @@ import { classifyRefusal, type Refusal, type ScheduleTargets } from './schedule-
 
 export interface ScheduleFirerOptions {
   readonly store: ScheduleStore;
-  readonly targets: ScheduleTargets;
+  readonly targets: Pick<ScheduleTargets, 'startWorkflow' | 'startEval'>;
   readonly clock: Clock;
   readonly audit: AuditLog;
   /** Where `schedule.fired`/`schedule.failed` go, written with the fire's outcome. */

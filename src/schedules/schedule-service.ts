@@ -6,7 +6,8 @@ import type { Principal } from '../platform/auth/index.js';
 import type { Clock, IdGenerator } from '../platform/clock/index.js';
 import type { SchedulesConfig } from '../platform/config/types.js';
 import { canonicalTimeZone, CronPlan } from './cron-plan.js';
-import { scheduleCapReached, scheduleChangedMeanwhile, scheduleNotFound, schedulesDisabled, unknownTimeZone } from './problems.js';
+import { scheduleCapReached, scheduleChangedMeanwhile, scheduleNotFound, schedulesDisabled, scheduleTargetMissing, unknownTimeZone } from './problems.js';
+import type { ScheduleTargets } from './schedule-targets.js';
 import { toFireResource } from './schedule-fire.js';
 import { runAsOf, toScheduleResource, type ScheduleData } from './schedule-record.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -38,6 +39,8 @@ export interface ScheduleServiceOptions {
   readonly store: ScheduleStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** What a target is checked against when a schedule is created or its target changed. */
+  readonly targets: Pick<ScheduleTargets, 'workflowExists' | 'datasetsExist'>;
 }
 
 export class ScheduleService {
@@ -54,6 +57,7 @@ export class ScheduleService {
     const cron = normalizeCron(spec.cron);
     const timeZone = this.#timeZone(spec.timeZone ?? DEFAULT_TIME_ZONE);
     const plan = CronPlan.accept(cron, timeZone, this.#options.config, now);
+    await this.#checkTarget(principal, spec.target);
     const enabled = spec.enabled ?? true;
     const schedule: ScheduleData = {
       id: ids.opaque(),
@@ -68,6 +72,16 @@ export class ScheduleService {
     };
     if (!(await store.create(principal.ownerId, schedule, MAX_SCHEDULES_PER_OWNER))) throw scheduleCapReached(MAX_SCHEDULES_PER_OWNER);
     return toScheduleResource(schedule);
+  }
+
+  /** A target that names a workflow or dataset the caller does not have is refused now, not at every fire. */
+  async #checkTarget(principal: Principal, target: ScheduleTarget): Promise<void> {
+    const { targets } = this.#options;
+    if ('workflow' in target) {
+      if (!(await targets.workflowExists(principal, target.workflow.workflowId))) throw scheduleTargetMissing('workflow');
+    } else if (!(await targets.datasetsExist(principal, target.eval.datasets))) {
+      throw scheduleTargetMissing('dataset');
+    }
   }
 
   async list(principal: Principal, page: Page): Promise<{ schedules: ScheduleResource[]; nextCursor: string | null }> {
@@ -88,6 +102,7 @@ export class ScheduleService {
     const now = this.#options.clock.now();
     const cron = patch.cron === undefined ? undefined : normalizeCron(patch.cron);
     const timeZone = patch.timeZone === undefined ? undefined : this.#timeZone(patch.timeZone);
+    if (patch.target !== undefined) await this.#checkTarget(principal, patch.target);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
       const { data: current, version } = await this.#find(principal, id);
       const enabled = patch.enabled ?? current.enabled;

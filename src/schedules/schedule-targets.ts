@@ -13,6 +13,10 @@ import type { EvalTarget } from './schemas.js';
 export interface ScheduleTargets {
   startWorkflow(runAs: Principal, workflowId: string, input: Readonly<Record<string, unknown>> | undefined): Promise<{ readonly jobId: string }>;
   startEval(runAs: Principal, request: EvalTarget): Promise<{ readonly jobId: string }>;
+  /** Whether the caller has that workflow (checked when a schedule is created or its target changed). */
+  workflowExists(owner: Principal, workflowId: string): Promise<boolean>;
+  /** Whether every named dataset is one a run of the caller could name (host roots, or the caller's own). */
+  datasetsExist(owner: Principal, names: readonly string[]): Promise<boolean>;
 }
 
 /** Refusals that pass with time: the fire is Skipped, the next one may start. */

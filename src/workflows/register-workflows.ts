@@ -3,6 +3,7 @@
 // condition evaluator's threads, the stream ceilings, the sweeper and the routes. Returns what shutdown
 // must finish (open progress streams: sent what is committed, then closed) and close (the sweeper, the
 // condition threads), and its run start for schedules.
+import { isProblemError } from '../platform/problems/index.js';
 import type { AppContext, FeatureShutdown } from '../app-context.js';
 import type { App } from '../platform/http/index.js';
 import { SharedSlots } from '../platform/rate-limit/index.js';
@@ -19,6 +20,8 @@ export const MAX_DEFINITION_BYTES = 2 * 1024 * 1024;
 /** What shutdown needs, and the run start other surfaces use (a schedule's fire, through app.ts). */
 export interface WorkflowFeature extends FeatureShutdown {
   readonly startRun: WorkflowService['runs']['start'];
+  /** Whether the caller has that workflow (a schedule's target). */
+  workflowExists(owner: { readonly ownerId: string }, workflowId: string): Promise<boolean>;
 }
 
 export async function registerWorkflows(app: App, context: AppContext): Promise<WorkflowFeature> {
@@ -78,6 +81,7 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   });
   return {
     startRun: (starter, workflowId, input, requestId) => service.runs.start(starter, workflowId, input, requestId),
+    workflowExists: (owner, workflowId) => service.definitions.get(owner, workflowId).then(() => true, (error: unknown) => (isProblemError(error) && error.code === 'not-found' ? false : Promise.reject(error))),
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();

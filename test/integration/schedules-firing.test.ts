@@ -4,6 +4,9 @@
 // that cannot start (a live run, a deleted workflow, a missing role, a tool not granted) recorded with a reason and a
 // schedule.failed line; the schedule.* webhook events, signed; deleting a schedule revokes it; a host
 // with schedules off answers 403.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
@@ -130,7 +133,10 @@ describe('a fire that cannot start', () => {
   });
 
   it('is Failed when the workflow was deleted, when the owner lacks the role an eval run needs, and when the start refuses the workflow', async () => {
-    deployment = await Deployment.open(Date.parse('2026-05-04T00:10:00Z'), 1);
+    // The dataset exists (a schedule naming none is refused at create); evaluation itself is off.
+    const roots = await mkdtemp(join(tmpdir(), 'portcullis-schedules-'));
+    await writeFile(join(roots, 'smoke.jsonl'), '{"id":"one","input":"hello"}\n');
+    deployment = await Deployment.open(Date.parse('2026-05-04T00:10:00Z'), 1, { AppConfig: { AI: { Evaluation: { DatasetRoots: [roots] } } } });
     const d = deployment;
     const workflowId = await quickWorkflow(d.app);
     const gone = await createSchedule(d.app, { name: 'gone', cron: '0 * * * *', target: { workflow: { workflowId } } });

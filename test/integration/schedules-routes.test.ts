@@ -58,7 +58,8 @@ describe('the schedule resource', () => {
     expect((await send('GET', `/api/schedules/${body.id}`, alice)).json()).toEqual(body);
 
     clock.advance(1_000); // newest first: the second is created a second later
-    const second = (await send('POST', '/api/schedules', alice, { name: 'hourly', cron: '@hourly', target: { workflow: { workflowId: 'w-1', input: { n: 1 } } }, enabled: false })).json();
+    const workflowId = (await send('POST', '/api/workflows', alice, { name: 'scheduled', steps: [{ name: 'now', type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } }], edges: [] })).json().id as string;
+    const second = (await send('POST', '/api/schedules', alice, { name: 'hourly', cron: '@hourly', target: { workflow: { workflowId, input: { n: 1 } } }, enabled: false })).json();
     expect(second).toMatchObject({ timeZone: 'UTC', enabled: false, nextRunAt: null });
     const first = (await send('GET', '/api/schedules?limit=1', alice)).json();
     expect(first.schedules.map((s: { id: string }) => s.id)).toEqual([second.id]);
@@ -75,6 +76,20 @@ describe('the schedule resource', () => {
     expect((await send('GET', `/api/schedules/${second.id}`, alice)).statusCode).toBe(404);
     expect(await firesOf(t.app, body.id, alice)).toEqual([]);
     expect((await send('DELETE', `/api/schedules/${body.id}`, alice)).statusCode).toBe(204);
+  });
+
+  it('refuses a target that names no workflow of the caller or a dataset that does not exist, at create and at change (400)', async () => {
+    const missingWorkflow = await send('POST', '/api/schedules', alice, { name: 'nothing', cron: '@daily', target: { workflow: { workflowId: 'no-such-workflow' } } });
+    expect(missingWorkflow.statusCode).toBe(400);
+    expect(missingWorkflow.json().detail).toBe('target.workflow.workflowId names no workflow of yours: submit it first (POST /api/workflows), or name another.');
+    const missingDataset = await send('POST', '/api/schedules', alice, { name: 'nothing', cron: '@daily', target: { eval: { datasets: ['smoke', 'no-such-dataset'] } } });
+    expect(missingDataset.statusCode).toBe(400);
+    expect(missingDataset.json().detail).toContain('target.eval.datasets names a dataset that does not exist');
+    const created = (await send('POST', '/api/schedules', alice, { name: 'smoke', cron: '@daily', target: EVAL_TARGET })).json();
+    const changed = await send('PATCH', `/api/schedules/${created.id}`, alice, { target: { eval: { datasets: ['mine/none-of-mine'] } } });
+    expect(changed.statusCode).toBe(400);
+    expect((await send('GET', `/api/schedules/${created.id}`, alice)).json().target).toEqual(EVAL_TARGET);
+    expect((await send('DELETE', `/api/schedules/${created.id}`, alice)).statusCode).toBe(204);
   });
 
   it('refuses a bad cron, an unknown zone, a too-short interval and unknown fields with 400 problems that say what to change', async () => {
