@@ -81,7 +81,15 @@ export async function registerWorkflows(app: App, context: AppContext): Promise<
   });
   return {
     startRun: (starter, workflowId, input, requestId) => service.runs.start(starter, workflowId, input, requestId),
-    workflowExists: (owner, workflowId) => service.definitions.get(owner, workflowId).then(() => true, (error: unknown) => (isProblemError(error) && error.code === 'not-found' ? false : Promise.reject(error))),
+    workflowExists: async (owner, workflowId) => {
+      try {
+        await service.definitions.get(owner, workflowId);
+        return true;
+      } catch (error) {
+        if (isProblemError(error) && error.code === 'not-found') return false;
+        throw error;
+      }
+    },
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();
