@@ -4,7 +4,8 @@
 // approval keeps them: redacted, null when withheld above the frame ceiling). Succeeded is COMPLETED
 // with the final answer as a text artifact (FAILED when the conversation itself failed, its caller-safe
 // error as the status message); Failed is FAILED, or CANCELED when it was cancelled. Reads no execution
-// input, so nothing the run was given is echoed, and history stays empty.
+// input, so nothing the run was given is echoed, and history stays empty. A task stopped early on its
+// budget carries `metadata: { budgetExhausted, conversationError }`.
 import { Role, TaskState, type Artifact, type Message, type Part, type Task, type TaskStatus } from '@a2a-js/sdk';
 import { RUN_CANCELLED, type BundleRunRecord } from '../bundles/index.js';
 import { isoInstant } from '../platform/clock/index.js';
@@ -24,7 +25,13 @@ export interface WaitingCallView {
 export const ANSWER_ARTIFACT_ID = 'final-response';
 
 export function taskOf(run: BundleRunRecord, waiting?: WaitingCallView): Task {
-  return { id: run.jobId, contextId: run.contextId ?? '', status: statusOf(run, waiting), artifacts: artifactsOf(run), history: [], metadata: undefined };
+  return { id: run.jobId, contextId: run.contextId ?? '', status: statusOf(run, waiting), artifacts: artifactsOf(run), history: [], metadata: metadataOf(run) };
+}
+
+/** A completed task that stopped early on its budget (§5's lifetime tokens, §16's spend) says so, as the poll body does. */
+function metadataOf(run: BundleRunRecord): Task['metadata'] {
+  if (run.status !== 'Succeeded' || !run.result.budgetExhausted) return undefined;
+  return { budgetExhausted: true, conversationError: run.result.conversationError };
 }
 
 export function statusOf(run: BundleRunRecord, waiting?: WaitingCallView): TaskStatus {
