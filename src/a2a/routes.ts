@@ -13,7 +13,7 @@ import { A2A_ERROR_CODE, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, type BundleAgents, type BundleHandle } from '../bundles/index.js';
 import type { AuthConfig, RateLimitPolicy } from '../platform/config/types.js';
-import { principalOf, requestOrigin, sendProblem, type App } from '../platform/http/index.js';
+import { principalOf, requestOrigin, sendProblem, storageProblem, type App } from '../platform/http/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
 import { openSseStream, type OpenStreams } from '../platform/sse/index.js';
@@ -67,11 +67,13 @@ export async function registerA2aRoutes(app: App, options: A2aRoutesOptions): Pr
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(A2A_BODY_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, readA2aBody(body as Buffer)));
     scope.setErrorHandler((error: FastifyError, request, reply) => {
-      if (isProblemError(error) && HTTP_PROBLEMS.has(error.code)) return sendProblem(reply, error);
-      if (request.method === 'GET') return sendProblem(reply, isProblemError(error) ? error : new ProblemError('internal', 'The request failed.'));
-      // Fastify's own refusals (body too large, a media type that is not JSON) are the protocol's invalid request.
-      if (error.statusCode !== undefined && error.statusCode < 500) return sendRpc(reply, invalidRequest(bodyRefusal(error, options.bodyLimit)));
+      // The storage away is the 503 every route answers.
+      const problem = isProblemError(error) ? error : storageProblem(error);
+      if (problem !== undefined && (request.method !== 'POST' || HTTP_PROBLEMS.has(problem.code))) return sendProblem(reply, problem);
+      // Fastify's own refusals of a POST (body too large, a media type that is not JSON) are the protocol's invalid request.
+      if (request.method === 'POST' && error.statusCode !== undefined && error.statusCode < 500) return sendRpc(reply, invalidRequest(bodyRefusal(error, options.bodyLimit)));
       request.log.error({ err: error }, 'an A2A request failed');
+      if (request.method !== 'POST') return sendProblem(reply, new ProblemError('internal', INTERNAL_FAULT));
       return sendRpc(reply, { jsonrpc: '2.0', id: null, error: { code: A2A_ERROR_CODE.INTERNAL_ERROR, message: INTERNAL_FAULT } });
     });
 
@@ -107,12 +109,15 @@ export async function registerA2aRoutes(app: App, options: A2aRoutesOptions): Pr
           finish,
         });
         const answer = await new JsonRpcTransportHandler(agent).handle(screened.request, new ServerCallContext({ requestedVersion: version }));
-        if (agent.refusal !== undefined) return void counted(method, 'refused'), void sendProblem(reply, agent.refusal);
-        if (!isStream(answer)) {
-          counted(method, 'error' in answer && answer.error !== undefined ? 'error' : 'ok');
-          return void (await reply.code(200).type('application/json').send(answer));
+        if (agent.refusal !== undefined) {
+          counted(method, 'refused');
+          await sendProblem(reply, agent.refusal);
+        } else if (!isStream(answer)) {
+          counted(method, answer.error !== undefined ? 'error' : 'ok');
+          await reply.code(200).type('application/json').send(answer);
+        } else {
+          await pumpStream(reply, answer, { id, agent, options, counted: (outcome) => counted(method, outcome) });
         }
-        await pumpStream(reply, answer, { id, agent, options, counted: (outcome) => counted(method, outcome) });
       });
       return reply;
     });
@@ -139,9 +144,15 @@ async function pumpStream(
   try {
     first = await answer.next();
   } catch (error) {
-    if (agent.refusal !== undefined) return void call.counted('refused'), void sendProblem(reply, agent.refusal);
-    call.counted('error');
-    return void (await reply.code(200).type('application/json').send(errorResponse(toA2aError(error, options.log), id)));
+    const mapped = toA2aError(error, options.log);
+    if (agent.refusal !== undefined) {
+      call.counted('refused');
+      await sendProblem(reply, agent.refusal);
+    } else {
+      call.counted('error');
+      await reply.code(200).type('application/json').send(errorResponse(mapped, id));
+    }
+    return;
   }
   call.counted('ok');
   reply.hijack();
