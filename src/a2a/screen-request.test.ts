@@ -37,4 +37,12 @@ describe('screenRequest', () => {
     expect(codeOf(message([{ raw: 'JVBERi0=' }]))).toBe(-32005);
     expect(codeOf(message([{ url: 'https://example.com/a.pdf' }]))).toBe(-32005);
   });
+
+  it('reads configuration.blocking false as returnImmediately true, and leaves an explicit returnImmediately alone', () => {
+    const screened = screenRequest({ ...message([{ text: 'hi' }]), params: { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { blocking: false } } });
+    expect(screened.ok ? (screened.request.params as { configuration: unknown }).configuration : undefined).toEqual({ blocking: false, returnImmediately: true });
+    const explicit = screenRequest({ ...message([{ text: 'hi' }]), params: { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { blocking: false, returnImmediately: false } } });
+    expect(explicit.ok ? (explicit.request.params as { configuration: unknown }).configuration : undefined).toEqual({ blocking: false, returnImmediately: false });
+    expect(codeOf({ ...message([{ text: 'hi' }]), params: { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { blocking: 'no' } } })).toBe(-32602);
+  });
 });

@@ -4,7 +4,7 @@
 // at most 64 KiB) — a file part (raw bytes or a URL) is the protocol's ContentTypeNotSupported. Task ids
 // and context ids are bounded strings. The SDK's readers coerce what they are given (a number where a
 // string belongs, a null part), so nothing reaches them unchecked; a refusal is an error response,
-// nothing is looked up or started.
+// nothing is looked up or started. `configuration.blocking: false` is read as `returnImmediately: true`.
 import { ContentTypeNotSupportedError, RequestMalformedError, toJsonRpcError, A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { MAX_TEXT_PARTS } from './read-message.js';
 
@@ -51,18 +51,34 @@ export function screenRequest(body: unknown): Screened {
   const params = body.params;
   if (params !== undefined && !isObject(params)) return refused(errorResponse(new RequestMalformedError('params must be an object.'), id));
   try {
-    if (SEND_METHODS.has(method)) checkSendParams(params ?? {});
-    else if (TASK_METHODS.has(method)) checkString(params?.id, 'params.id', true);
+    if (SEND_METHODS.has(method)) {
+      checkSendParams(params ?? {});
+      return { ok: true, id, method, request: { ...body, params: withBlocking(params ?? {}) } };
+    }
+    if (TASK_METHODS.has(method)) checkString(params?.id, 'params.id', true);
   } catch (error) {
     return refused(errorResponse(error, id));
   }
   return { ok: true, id, method, request: body };
 }
 
+/**
+ * `configuration.blocking: false` (how A2A's earlier clients ask not to wait) as 1.0's
+ * `returnImmediately: true`, which the SDK's reader keeps (it drops `blocking`).
+ */
+function withBlocking(params: Record<string, unknown>): Record<string, unknown> {
+  const configuration = params.configuration as Record<string, unknown> | undefined;
+  if (configuration?.blocking !== false || configuration.returnImmediately !== undefined) return params;
+  return { ...params, configuration: { ...configuration, returnImmediately: true } };
+}
+
 function checkSendParams(params: Record<string, unknown>): void {
   const { message, configuration, metadata } = params;
   if (!isObject(message)) throw new RequestMalformedError('params.message must be a message object.');
   if (configuration !== undefined && !isObject(configuration)) throw new RequestMalformedError('params.configuration must be an object.');
+  for (const flag of ['blocking', 'returnImmediately']) {
+    if (configuration?.[flag] !== undefined && typeof configuration[flag] !== 'boolean') throw new RequestMalformedError(`params.configuration.${flag} must be a boolean.`);
+  }
   if (metadata !== undefined && !isObject(metadata)) throw new RequestMalformedError('params.metadata must be an object.');
   for (const field of ['messageId', 'contextId', 'taskId']) checkString(message[field], `message.${field}`, false);
   if (message.role !== 'ROLE_USER') throw new RequestMalformedError('message.role must be "ROLE_USER".');
