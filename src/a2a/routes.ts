@@ -94,7 +94,7 @@ export async function registerA2aRoutes(app: App, options: A2aRoutesOptions): Pr
         validateVersion(version, SPOKEN, JSONRPC_BINDING);
       } catch {
         counted(method, 'error');
-        return sendRpc(reply, errorResponse(new VersionNotSupportedError(`A2A-Version ${version.slice(0, 16)} is not spoken here: send A2A-Version: ${A2A_PROTOCOL_VERSION}.`), id));
+        return sendRpc(reply, errorResponse(new VersionNotSupportedError(`This agent speaks A2A ${A2A_PROTOCOL_VERSION} only: send A2A-Version: ${A2A_PROTOCOL_VERSION} (a request without it is read as 0.3).`), id));
       }
       const handle = await handleOf(request);
       await streams.serve(async (finish) => {
