@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-const features = ['models', 'agent', 'tools', 'policies', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway'];
+const features = ['models', 'agent', 'tools', 'policies', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway', 'a2a'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: `./src/${from}`, message });
 
 export default tseslint.config(
@@ -59,6 +59,11 @@ export default tseslint.config(
             ),
             // The policy layer (DESIGN §18) decides one call from the catalog's descriptors; the tool plane and its surfaces use it.
             ...['agent', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway', 'runs'].map((f) => zone('policies', f, 'policies import only the tool plane and platform')),
+            // A2A (DESIGN §20) is one more door to bundle runs: it adapts the bundle plane, and only app.ts mounts it.
+            ...['workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway', 'policies'].map((f) => zone('a2a', f, 'A2A adapts bundle runs and approvals only')),
+            ...['models', 'agent', 'tools', 'policies', 'approvals', 'bundles', 'workflows', 'evals', 'schedules', 'webhooks', 'mcp-gateway', 'runs', 'capabilities', 'system', 'console'].map((f) =>
+              zone(f, 'a2a', 'only the composition root mounts A2A'),
+            ),
             zone('bundles', 'workflows', 'bundles and workflows are siblings'),
             zone('bundles', 'evals', 'nothing imports evals'),
             zone('workflows', 'bundles', 'bundles and workflows are siblings'),

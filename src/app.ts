@@ -335,6 +335,8 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   // shutdown must finish and close):
   // features:start
   const bundles = await registerBundles(app, context);
+  // A2A (DESIGN §20), loaded only when served: each live handle as an A2A agent of its owner.
+  const a2a = config.a2a.enabled ? await (await import('./a2a/index.js')).registerA2a(app, context, bundles.agents) : undefined;
   const evals = await registerEvals(app, context, { bundles: bundles.turns });
   const workflows = await registerWorkflows(app, context);
   // A schedule's fire starts a run through the family's own start: every check and cap a request meets.
@@ -347,7 +349,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     },
     ...(deps.scheduleTicks === undefined ? {} : { waiter: deps.scheduleTicks }),
   });
-  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules, webhooks.register(app), ...(mcpGateway === undefined ? [] : [mcpGateway])];
+  const features: FeatureShutdown[] = [bundles, evals, workflows, schedules, webhooks.register(app), ...(mcpGateway === undefined ? [] : [mcpGateway]), ...(a2a === undefined ? [] : [a2a])];
   // features:end
   engine.start();
   schedules.start();

@@ -27,9 +27,18 @@ import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
 import { bundleRunKey, BundleRunStore } from './runs/bundle-run-store.js';
 
-/** What shutdown needs, and an uploaded agent's turns for the eval family (DESIGN §19). */
+/** What the A2A surface (DESIGN §20) adapts: the handles its cards describe and the runs its tasks are. */
+export interface BundleAgents {
+  /** BundleExecution:Enabled: off, the A2A routes refuse as the bundle routes do (403). */
+  readonly enabled: boolean;
+  readonly handles: HandleStore;
+  readonly runs: BundleRunService;
+}
+
+/** What shutdown needs, an uploaded agent's turns for the eval family (DESIGN §19), and the bundle agents for A2A (§20). */
 export interface BundlesFeature extends FeatureShutdown {
   readonly turns: BundleTurns;
+  readonly agents: BundleAgents;
 }
 
 export async function registerBundles(app: App, context: AppContext): Promise<BundlesFeature> {
@@ -141,6 +150,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   });
   return {
     turns: new BundleTurns({ enabled: bundles.enabled, handles, runtime, maxLifetimeTokens: config.conversations.maxLifetimeTokens }),
+    agents: { enabled: bundles.enabled, handles, runs: runService },
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();

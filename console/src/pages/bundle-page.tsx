@@ -11,7 +11,8 @@
 // attaches: frames from the interrupt on, the waiting call's result first).
 //
 // Each finished run says what it cost (tokens, `usage.costUsd`) and, when the spend limit stopped it
-// (DESIGN §16), says so with a link to the spend panel.
+// (DESIGN §16), says so with a link to the spend panel. With A2A on (DESIGN §20) the handle's A2A
+// address, read from its agent card, is shown beside the handle; the card is 404 while A2A is off.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error';
 import type { Approval, BundleHandle, BundleRun, StartBundleRun } from '../api/types';
@@ -46,6 +47,11 @@ export function BundlePage({ handle }: { handle: string }) {
   const handles = useAsync((signal) => api.get<{ handles: BundleHandle[] }>('/api/bundles?limit=200', signal), [api]);
   const runs = useAsync((signal) => api.get<{ runs: BundleRun[] }>(`${base}/runs?limit=20`, signal), [api, base]);
   const agent = handles.value?.handles.find((h) => h.handle === handle);
+  const a2a = useAsync(
+    (signal) => api.get<{ supportedInterfaces: Array<{ url: string }> }>(`/a2a/${encodeURIComponent(handle)}/.well-known/agent-card.json`, signal),
+    [api, handle],
+  );
+  const a2aAddress = a2a.value?.supportedInterfaces[0]?.url;
   useTitle(agent === undefined ? 'Bundle' : `Agent ${agent.agentId}`);
 
   const [conversationId, setConversationId] = useState(newConversationId);
@@ -162,6 +168,12 @@ export function BundlePage({ handle }: { handle: string }) {
       <p class="meta">
         Handle <code>{handle}</code>
         {agent === undefined ? null : <> · expires {when(agent.expiresAt)} at the earliest</>} · <a href={href('bundles')}>all bundles</a>
+        {a2aAddress === undefined ? null : (
+          <>
+            <br />
+            A2A agent (card at <code>…/.well-known/agent-card.json</code>): <code>{a2aAddress}</code>
+          </>
+        )}
       </p>
       <ProblemNotice error={runs.error} />
       <div class="split wide-first">

@@ -12,7 +12,7 @@ import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { BundleExecutionConfig } from '../../platform/config/types.js';
 import { ProblemError } from '../../platform/problems/index.js';
 import type { SharedSlots } from '../../platform/rate-limit/index.js';
-import type { RecordKey, StoredRecord } from '../../platform/storage/index.js';
+import type { JournalEvent, RecordKey, StoredRecord } from '../../platform/storage/index.js';
 import { followJournal, QUEUED, type RunEngine } from '../../runs/index.js';
 import type { AguiTurn } from '../agui/agui-turn.js';
 import { onThread } from '../agui/on-thread.js';
@@ -24,7 +24,7 @@ import { DEFAULT_MAX_TURNS, type BundleRunResponse, type RunBundleRequest, type 
 import { isTerminalFrame, type BundleFrame } from './bundle-frame.js';
 import { bundleRunKey, STREAM_RESERVATION, type BundleRunStore } from './bundle-run-store.js';
 import { RUN_HOST_STOPPED } from './run-errors.js';
-import type { BundleRunRecord, QueuedRun } from './run-record.js';
+import type { BundleRunRecord, QueuedRun, RunChannel } from './run-record.js';
 import { runResponseOf } from './run-response.js';
 import type { RunStream } from './run-stream.js';
 
@@ -56,7 +56,7 @@ export class BundleRunService {
     this.#options = options;
   }
 
-  async start(principal: Principal, handle: string, request: RunBundleRequest, requestId: string | null = null): Promise<StartRunResponse> {
+  async start(principal: Principal, handle: string, request: RunBundleRequest, requestId: string | null = null, channel?: RunChannel): Promise<StartRunResponse> {
     const { config, clock, ids, handles, runs, conversations, engine } = this.#options;
     const found = await handles.touch(principal, handle);
     if (found === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);
@@ -71,12 +71,14 @@ export class BundleRunService {
       ownerId: principal.ownerId,
       mode: stream ? 'stream' : 'background',
       createdAt: now,
+      // A2A runs (DESIGN §20) say so, and keep their conversation as the task's contextId.
+      ...(channel === undefined ? {} : { channel, ...(conversationId === null ? {} : { contextId: conversationId }) }),
       status: 'Queued',
       input: {
         userMessages: [...request.userMessages],
         maxTurns: request.maxTurns ?? DEFAULT_MAX_TURNS,
         conversationId,
-        envelope: this.#options.access.authorize(principal, 'bundles.run', { jobId, requestId }),
+        envelope: this.#options.access.authorize(principal, 'bundles.run', { jobId, requestId, ...(channel === undefined ? {} : { channel }) }),
         requestedBy: principal.displayName ?? null,
       },
       reservationExpiresAt: stream ? now + config.streamReservationTtlMs : null,
@@ -115,6 +117,35 @@ export class BundleRunService {
     const found = await this.#options.runs.list(principal, handle, page);
     const runs = await Promise.all(found.runs.map((run) => this.#reclaimed(principal, run)));
     return { runs: runs.flatMap((run) => (run === undefined ? [] : [runResponseOf(run)])), nextCursor: found.nextCursor };
+  }
+
+  /** The caller's run record under a handle (reclaimed if its stream reservation lapsed); undefined when foreign or unknown. */
+  async record(principal: Principal, handle: string, jobId: string): Promise<BundleRunRecord | undefined> {
+    return this.#reclaimed(principal, await this.#options.runs.find(principal, handle, jobId));
+  }
+
+  /** The caller's run records under a handle, newest first (the handle itself is not checked: see list). */
+  async records(principal: Principal, handle: string, page: Page): Promise<{ runs: BundleRunRecord[]; nextCursor: string | null }> {
+    const found = await this.#options.runs.list(principal, handle, page);
+    const runs = await Promise.all(found.runs.map((run) => this.#reclaimed(principal, run)));
+    return { runs: runs.flatMap((run) => (run === undefined ? [] : [run])), nextCursor: found.nextCursor };
+  }
+
+  /** Cancels a live run of the caller (any instance executes it): ended at once when idle, signalled when executing. */
+  async cancel(run: BundleRunRecord): Promise<void> {
+    await this.#options.engine.cancel(bundleRunKey(run));
+  }
+
+  /** The run's frames after journal position `after`, as committed, then live, until `signal` aborts. */
+  frames(run: BundleRunRecord, after: number, signal: AbortSignal, finish?: AbortSignal): AsyncGenerator<JournalEvent<BundleFrame>> {
+    const log = this.#options.log;
+    const outage = { failed: (err: unknown) => log.warn({ err, jobId: run.jobId }, 'a bundle run follower is waiting for the storage'), succeeded: () => undefined };
+    return followJournal<BundleFrame>(this.#options.runs.journal, bundleRunKey(run), after, signal, { ...(finish === undefined ? {} : { finish }), outage });
+  }
+
+  /** Where the run's frames stopped for `approvalId` (for the last interrupt when none is named); 0 when they never did. */
+  interruptAt(run: BundleRunRecord, approvalId?: string): Promise<number> {
+    return interruptSeq(this.#options.runs.journal, bundleRunKey(run), approvalId);
   }
 
   /** Claims a reserved queued run for this connection and starts driving it here. */
@@ -253,15 +284,18 @@ function reservationLapsed(run: BundleRunRecord, now: number): boolean {
   return run.status === 'Queued' && run.reservationExpiresAt !== null && run.reservationExpiresAt <= now;
 }
 
-/** The journal position of the interrupt frame that stopped the run for `approvalId` (0 when none is found). */
-async function interruptSeq(journal: BundleRunStore['journal'], key: RecordKey, approvalId: string): Promise<number> {
+/** The journal position of the interrupt frame that stopped the run for `approvalId` — of the last interrupt when none is named (0 when none is found). */
+async function interruptSeq(journal: BundleRunStore['journal'], key: RecordKey, approvalId?: string): Promise<number> {
   let after = 0;
+  let last = 0;
   for (;;) {
     const page = await journal.events<BundleFrame>(key, after, 500);
     for (const { seq, event } of page) {
-      if (event.type === 'RUN_FINISHED' && event.outcome?.interrupts.some((interrupt) => interrupt.id === approvalId) === true) return seq;
+      if (event.type !== 'RUN_FINISHED' || event.outcome === undefined) continue;
+      if (approvalId === undefined) last = seq;
+      else if (event.outcome.interrupts.some((interrupt) => interrupt.id === approvalId)) return seq;
     }
-    if (page.length < 500) return 0;
+    if (page.length < 500) return last;
     after = page.at(-1)!.seq;
   }
 }

@@ -9,6 +9,9 @@ import type { RunError } from './run-errors.js';
 
 export type RunMode = 'background' | 'stream';
 
+/** The surface that started a run: absent for the bundle routes, `a2a` for DESIGN §20's A2A endpoint. */
+export type RunChannel = 'a2a';
+
 export interface RunInput {
   readonly userMessages: readonly string[];
   readonly maxTurns: number;
@@ -62,6 +65,10 @@ interface RunBase {
   readonly ownerId: string;
   readonly mode: RunMode;
   readonly createdAt: number;
+  /** Set for runs started over A2A (DESIGN §20); absent otherwise, so older records read the same. */
+  readonly channel?: RunChannel;
+  /** An A2A run's conversation (its task's contextId), kept once the run ends and its input is dropped. */
+  readonly contextId?: string;
 }
 
 export interface QueuedRun extends RunBase {

@@ -3,7 +3,7 @@
 // envelope per request; the role an action needs (undistinguished from a disabled surface: both are
 // the same 403); and the audit line `envelope.resolved` for each run started. Routes never resolve
 // envelopes; services call this. Ownership is the storage port's (foreign ≡ unknown by construction).
-import type { AuditLog, AuditSurface } from '../audit/index.js';
+import type { AuditChannel, AuditLog, AuditSurface } from '../audit/index.js';
 import type { Principal } from '../auth/index.js';
 import type { EnvelopesConfig } from '../config/types.js';
 import { resolveEnvelope, type ResolvedEnvelope } from '../envelope/index.js';
@@ -42,6 +42,8 @@ export interface AccessContext {
   readonly jobId?: string;
   /** The request that asked (X-Request-Id), for the audit line. */
   readonly requestId?: string | null;
+  /** The door a bundle run came through when not the bundle routes (`a2a`), for the audit line. */
+  readonly channel?: AuditChannel;
 }
 
 export class AccessPolicy {
@@ -60,7 +62,11 @@ export class AccessPolicy {
       throw new ProblemError('forbidden', rule.role.forbidden);
     }
     const envelope = resolveEnvelope(this.#envelopes, principal);
-    if (rule.audit !== undefined) this.#audit.envelopeResolved(principal.ownerId, rule.audit, envelope, { jobId: context.jobId ?? null, reqId: context.requestId ?? null });
+    if (rule.audit !== undefined) this.#audit.envelopeResolved(principal.ownerId, rule.audit, envelope, {
+        jobId: context.jobId ?? null,
+        reqId: context.requestId ?? null,
+        ...(context.channel === undefined ? {} : { channel: context.channel }),
+      });
     return envelope;
   }
 }

@@ -28,10 +28,15 @@ export class EnvelopeResolvedLine extends FrameworkLogLine {
     readonly jobId: string | null,
     /** The request that caused it (X-Request-Id rules), null outside a request. */
     readonly reqId: string | null,
+    /** The channel a bundle run was started on when not the bundle routes (`a2a`, DESIGN §20); absent otherwise. */
+    readonly channel?: AuditChannel,
   ) {
     super();
   }
 }
+
+/** A run surface's other door: a bundle run started over A2A (surface `bundle`, channel `a2a`). */
+export type AuditChannel = 'a2a';
 
 /** Which approval a line is about: service-generated ids, the kind and the run's family. */
 export interface ApprovalRef {

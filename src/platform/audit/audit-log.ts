@@ -14,6 +14,7 @@ import {
   type ApprovalRef,
   type ScheduleFireRef,
   type AuditSurface,
+  type AuditChannel,
 } from './audit-lines.js';
 
 export interface AuditSink {
@@ -27,9 +28,14 @@ export class AuditLog {
     this.#sink = sink;
   }
 
-  envelopeResolved(owner: string, surface: AuditSurface, envelope: ResolvedEnvelope, ids: { readonly jobId?: string | null; readonly reqId?: string | null } = {}): void {
+  envelopeResolved(
+    owner: string,
+    surface: AuditSurface,
+    envelope: ResolvedEnvelope,
+    ids: { readonly jobId?: string | null; readonly reqId?: string | null; readonly channel?: AuditChannel } = {},
+  ): void {
     this.#sink.info(
-      new EnvelopeResolvedLine(owner, surface, envelope.source, envelope.matchedRoles, envelope.autonomyCeiling, envelope.allowedTools.length, ids.jobId ?? null, ids.reqId ?? null),
+      new EnvelopeResolvedLine(owner, surface, envelope.source, envelope.matchedRoles, envelope.autonomyCeiling, envelope.allowedTools.length, ids.jobId ?? null, ids.reqId ?? null, ids.channel),
       'envelope resolved',
     );
   }

@@ -13,4 +13,5 @@ export {
   type ApprovalRef,
   type ScheduleFireRef,
   type AuditSurface,
+  type AuditChannel,
 } from './audit-lines.js';

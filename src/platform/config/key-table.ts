@@ -2,6 +2,7 @@
 // are the only place a key is declared; the rows keep their literal types, so types.ts computes the
 // configuration's type from this table.
 import type { KeyEntry } from './key-entry.js';
+import { a2aKeys } from './keys/a2a-keys.js';
 import { approvalKeys } from './keys/approval-keys.js';
 import { authKeys } from './keys/auth-keys.js';
 import { bundleExecutionKeys } from './keys/bundle-execution-keys.js';
@@ -32,6 +33,7 @@ export const keyTable = [
   ...toolKeys,
   ...mcpServerKeys,
   ...mcpGatewayKeys,
+  ...a2aKeys,
   ...conversationKeys,
   ...chatModelKeys,
   ...discoveryKeys,

@@ -73,6 +73,7 @@ describe('loadConfig defaults', () => {
       },
       directToolInvocation: { enabled: false, maxRequestBytes: 65_536, defaultTimeoutSeconds: 30, maxConcurrentPerCaller: 4, maxOutputBytes: 65_536 },
       mcpGateway: { enabled: false },
+      a2a: { enabled: false },
       conversations: {
         maxHistoryMessages: 50,
         maxHistoryBytes: 524_288,

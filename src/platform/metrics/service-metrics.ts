@@ -46,6 +46,7 @@ export class ServiceMetrics {
   readonly approvalsPending: GaugeFamily;
   readonly approvalWait: HistogramFamily;
   readonly webhookDeliveries: CounterFamily;
+  readonly a2aRequests: CounterFamily;
 
   constructor(options: { readonly enabled: boolean }) {
     this.enabled = options.enabled;
@@ -83,6 +84,11 @@ export class ServiceMetrics {
       'webhook_deliveries_total',
       'Webhook delivery attempts made by this instance, by outcome (delivered; retry: not 2xx or unreachable, another attempt follows; failed: the last attempt failed).',
       ['outcome'],
+    );
+    this.a2aRequests = counter(
+      'a2a_requests_total',
+      'A2A JSON-RPC requests to uploaded agents (DESIGN §20; their runs count as family bundle), by method (other for an unknown one) and outcome (ok, error: a JSON-RPC error, refused: an HTTP problem).',
+      ['method', 'outcome'],
     );
     this.approvalsPending = gauge('approvals_pending', 'Approvals waiting for a person, on every instance (as this instance last counted them), by kind (HumanGate, ToolCall).', ['kind']);
     this.approvalWait = new HistogramFamily(
