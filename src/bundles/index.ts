@@ -2,7 +2,8 @@
 // (evals) may need. Archive staging and manifests have their own index files.
 export { registerBundles, type BundlesFeature } from './register-bundles.js';
 export { BundleTurns, type BundleTurnInput } from './bundle-turns.js';
-export { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL } from './problems.js';
+export { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, RUN_NOT_FOUND_DETAIL } from './problems.js';
+export { FinishedBundleRuns, type FinishedRun, type FinishedRunLookup } from './runs/finished-runs.js';
 export type { BundleFrame, RunFrame } from './runs/bundle-frame.js';
 export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, RUN_HOST_STOPPED, NO_CHAT_MODEL_ERROR } from './runs/run-errors.js';
 export {

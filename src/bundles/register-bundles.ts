@@ -26,10 +26,12 @@ import { decisionOf } from '../approvals/index.js';
 import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
 import { bundleRunKey, BundleRunStore } from './runs/bundle-run-store.js';
+import { FinishedBundleRuns } from './runs/finished-runs.js';
 
-/** What shutdown needs, and an uploaded agent's turns for the eval family (DESIGN §19). */
+/** What shutdown needs, and for the eval family (DESIGN §19) an uploaded agent's turns and the caller's finished runs. */
 export interface BundlesFeature extends FeatureShutdown {
   readonly turns: BundleTurns;
+  readonly finishedRuns: FinishedBundleRuns;
 }
 
 export async function registerBundles(app: App, context: AppContext): Promise<BundlesFeature> {
@@ -141,6 +143,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   });
   return {
     turns: new BundleTurns({ enabled: bundles.enabled, handles, runtime, maxLifetimeTokens: config.conversations.maxLifetimeTokens }),
+    finishedRuns: new FinishedBundleRuns({ runs, enabled: bundles.enabled }),
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();

@@ -71,6 +71,7 @@ export class BundleRunService {
       ownerId: principal.ownerId,
       mode: stream ? 'stream' : 'background',
       createdAt: now,
+      agent: found.manifest.id,
       status: 'Queued',
       input: {
         userMessages: [...request.userMessages],
