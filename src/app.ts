@@ -335,7 +335,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   // shutdown must finish and close):
   // features:start
   const bundles = await registerBundles(app, context);
-  const evals = await registerEvals(app, context, { bundles: bundles.turns });
+  const evals = await registerEvals(app, context, { bundles: bundles.turns, bundleRuns: bundles.finishedRuns });
   const workflows = await registerWorkflows(app, context);
   // A schedule's fire starts a run through the family's own start: every check and cap a request meets.
   const schedules = registerSchedules(app, context, {
