@@ -337,7 +337,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const bundles = await registerBundles(app, context);
   // A2A (DESIGN §20), loaded only when served: each live handle as an A2A agent of its owner.
   const a2a = config.a2a.enabled ? await (await import('./a2a/index.js')).registerA2a(app, context, bundles.agents) : undefined;
-  const evals = await registerEvals(app, context, { bundles: bundles.turns });
+  const evals = await registerEvals(app, context, { bundles: bundles.turns, bundleRuns: bundles.finishedRuns });
   const workflows = await registerWorkflows(app, context);
   // A schedule's fire starts a run through the family's own start: every check and cap a request meets.
   const schedules = registerSchedules(app, context, {

@@ -8,7 +8,8 @@ export type { BundleRunRecord } from './runs/run-record.js';
 export { isTerminalFrame } from './runs/bundle-frame.js';
 export { bundleRunKey } from './runs/bundle-run-store.js';
 export { BundleTurns, type BundleTurnInput } from './bundle-turns.js';
-export { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, CONVERSATION_NOT_FOUND_DETAIL } from './problems.js';
+export { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, CONVERSATION_NOT_FOUND_DETAIL, RUN_NOT_FOUND_DETAIL } from './problems.js';
+export { FinishedBundleRuns, type FinishedRun, type FinishedRunLookup } from './runs/finished-runs.js';
 export type { BundleFrame, RunFrame } from './runs/bundle-frame.js';
 export { RUN_CANCELLED, RUN_HANDLE_EXPIRED, RUN_RESERVATION_EXPIRED, RUN_UNHANDLED_EXCEPTION, RUN_HOST_STOPPED, NO_CHAT_MODEL_ERROR } from './runs/run-errors.js';
 export {

@@ -26,6 +26,7 @@ import { decisionOf } from '../approvals/index.js';
 import { bundleRunKind } from './runs/bundle-run-kind.js';
 import { BundleRunService } from './runs/bundle-run-service.js';
 import { bundleRunKey, BundleRunStore } from './runs/bundle-run-store.js';
+import { FinishedBundleRuns } from './runs/finished-runs.js';
 
 /** What the A2A surface (DESIGN §20) adapts: the handles its cards describe and the runs its tasks are. */
 export interface BundleAgents {
@@ -35,10 +36,11 @@ export interface BundleAgents {
   readonly runs: BundleRunService;
 }
 
-/** What shutdown needs, an uploaded agent's turns for the eval family (DESIGN §19), and the bundle agents for A2A (§20). */
+/** What shutdown needs, an uploaded agent's turns and the caller's finished runs for the eval family (DESIGN §19), and the bundle agents for A2A (§20). */
 export interface BundlesFeature extends FeatureShutdown {
   readonly turns: BundleTurns;
   readonly agents: BundleAgents;
+  readonly finishedRuns: FinishedBundleRuns;
 }
 
 export async function registerBundles(app: App, context: AppContext): Promise<BundlesFeature> {
@@ -151,6 +153,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   return {
     turns: new BundleTurns({ enabled: bundles.enabled, handles, runtime, maxLifetimeTokens: config.conversations.maxLifetimeTokens }),
     agents: { enabled: bundles.enabled, handles, runs: runService },
+    finishedRuns: new FinishedBundleRuns({ runs, enabled: bundles.enabled }),
     endStreams: (graceMs) => streams.finishAll(graceMs),
     close: async () => {
       sweeper.stop();

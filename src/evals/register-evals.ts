@@ -3,7 +3,7 @@
 // callers' own datasets (DESIGN.md §19), the sweeper, routes. Returns what shutdown must close (the
 // sweeper) and its run start for schedules.
 import type { AppContext, FeatureShutdown } from '../app-context.js';
-import type { BundleTurns } from '../bundles/index.js';
+import type { BundleTurns, FinishedBundleRuns } from '../bundles/index.js';
 import type { App } from '../platform/http/index.js';
 import { startSweeper } from '../platform/store/index.js';
 import { registerEvalRoutes } from './routes.js';
@@ -21,9 +21,10 @@ export interface EvalFeature extends FeatureShutdown {
   readonly datasetsExist: EvalService['datasetsExist'];
 }
 
-/** What other families lend the evals: an uploaded bundle's turns (runs with `subject: { handle }`). */
+/** What other families lend the evals: an uploaded bundle's turns (runs with `subject: { handle }`) and the callers' finished bundle runs (a run becomes a case). */
 export interface EvalNeighbours {
   readonly bundles: BundleTurns;
+  readonly bundleRuns: FinishedBundleRuns;
 }
 
 export async function registerEvals(app: App, context: AppContext, neighbours: EvalNeighbours): Promise<EvalFeature> {
@@ -69,7 +70,12 @@ export async function registerEvals(app: App, context: AppContext, neighbours: E
       },
     }),
   );
-  const ownDatasets = new OwnDatasetService({ config: config.evaluation, access: context.access, store: new OwnDatasetStore({ storage, ids: context.ids }) });
+  const ownDatasets = new OwnDatasetService({
+    config: config.evaluation,
+    access: context.access,
+    store: new OwnDatasetStore({ storage, ids: context.ids }),
+    runs: neighbours.bundleRuns,
+  });
   const service = new EvalService({ config: config.evaluation, access: context.access, store, engine, ids: context.ids, clock: context.clock, log, ownDatasets, bundles: neighbours.bundles });
   const sweep = async () => {
     await service.sweep();

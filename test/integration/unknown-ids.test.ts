@@ -32,10 +32,11 @@ const BODIES: Readonly<Record<string, unknown>> = {
 };
 
 /**
- * Operations whose path id is the name of what they create (PUT of an own eval dataset): no id is
- * unknown to them, and a name that cannot be one is their 400 (evals-datasets-mine.test.ts).
+ * Operations whose path id is the name of what they create (PUT of an own eval dataset, and adding a
+ * case to one, which creates it when missing): no id is unknown to them, and a name that cannot be one
+ * is their 400 (evals-datasets-mine.test.ts, evals-run-to-case.test.ts).
  */
-const NAMES_WHAT_IT_CREATES: ReadonlySet<string> = new Set(['putMyEvalDataset']);
+const NAMES_WHAT_IT_CREATES: ReadonlySet<string> = new Set(['putMyEvalDataset', 'addMyEvalDatasetCase']);
 
 const UNKNOWN = 'f3b9c2d4-5e6f-4a1b-8c7d-9e0f1a2b3c4d';
 const CANNOT_EXIST: ReadonlyArray<readonly [string, string]> = [

@@ -6,6 +6,7 @@ export { toModelTools } from './to-model-tools.js';
 export { TOOL_DENIED_CONTENT, TOOL_FAILED_CONTENT, TOOL_REJECTED_CONTENT, INVALID_ARGUMENTS_CONTENT } from './tool-result-content.js';
 export { MODEL_CALL_LIMIT_ERROR } from './conversation-errors.js';
 export { WITHHELD_ARGS_DELTA } from './frame-ceiling.js';
+export { readToolArguments, type ToolArguments } from './read-tool-arguments.js';
 export type { AgentEvent, AgentEventType } from './agent-event.js';
 export type { AgentTool, AgentToolOperation } from './agent-tool.js';
 export type { ExecuteTool, ToolCallRequest, ToolExecution } from './execute-tool.js';

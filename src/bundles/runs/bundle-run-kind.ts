@@ -113,7 +113,7 @@ function endOf(run: LiveRunRecord, ending: RunEnding<BundleOutcome>, settling: S
   const now = settling.now;
   const failed = (error: RunError, at = now, started = true): { final: TerminalRunRecord; frame: BundleFrame } => {
     const final = failRun(run, error, at);
-    return { final: started ? final : { ...final, startedAt: null }, frame: { type: 'RUN_ERROR', message: error } };
+    return { final: started ? final : { ...final, startedAt: null, userMessages: [] }, frame: { type: 'RUN_ERROR', message: error } };
   };
   switch (ending.type) {
     case 'completed': {

@@ -71,6 +71,7 @@ export class BundleRunService {
       ownerId: principal.ownerId,
       mode: stream ? 'stream' : 'background',
       createdAt: now,
+      agent: found.manifest.id,
       // A2A runs (DESIGN §20) say so, and keep their conversation as the task's contextId.
       ...(channel === undefined ? {} : { channel, ...(conversationId === null ? {} : { contextId: conversationId }) }),
       status: 'Queued',

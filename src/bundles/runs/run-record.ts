@@ -1,7 +1,9 @@
 // A bundle run as the run store keeps it: a closed union on `status` (SPEC.md's run state table), so a
 // result exists only on Succeeded and an error only on Failed. The execution input (seed messages, the
-// envelope captured at start-run) is carried while the run is live and dropped once it ends; the poll
-// projection never reads it.
+// envelope captured at start-run) is carried while the run is live and dropped once it ends; what a
+// finished run keeps of it is the user messages its turns received, redacted as conversation history
+// is, beside the bundle's AGENT.md id: what an eval case made from the run needs (DESIGN §19). The
+// poll projection reads none of them.
 import type { ConversationCheckpoint } from '../../agent/index.js';
 import type { ResolvedEnvelope } from '../../platform/envelope/index.js';
 import type { ApprovalVerdict } from '../../tools/index.js';
@@ -69,6 +71,14 @@ interface RunBase {
   readonly channel?: RunChannel;
   /** An A2A run's conversation (its task's contextId), kept once the run ends and its input is dropped. */
   readonly contextId?: string;
+  /** The bundle's AGENT.md id when the run was started (absent on runs stored before it was kept). */
+  readonly agent?: string;
+}
+
+/** What a finished run keeps of its input (absent on runs stored before it was kept). */
+interface KeptInput {
+  /** The user messages its turns received, redacted as conversation history is. */
+  readonly userMessages?: readonly string[];
 }
 
 export interface QueuedRun extends RunBase {
@@ -86,7 +96,7 @@ export interface RunningRun extends RunBase {
   readonly parked?: ParkedConversation;
 }
 
-export interface SucceededRun extends RunBase {
+export interface SucceededRun extends RunBase, KeptInput {
   readonly status: 'Succeeded';
   readonly startedAt: number;
   readonly completedAt: number;
@@ -94,7 +104,7 @@ export interface SucceededRun extends RunBase {
   readonly usage: RunUsage;
 }
 
-export interface FailedRun extends RunBase {
+export interface FailedRun extends RunBase, KeptInput {
   readonly status: 'Failed';
   /** Null when the run failed before it started (expired handle, reclaimed reservation). */
   readonly startedAt: number | null;

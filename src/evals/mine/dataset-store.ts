@@ -1,9 +1,10 @@
 // A caller's own eval datasets in the storage port (DESIGN.md §19, §11; layout in dataset-records.ts):
-// save a version (save-version.ts), read a dataset's head and versions, list the owner's datasets and
+// save a version (save-version.ts) or append one derived from the latest (append-version.ts), read a dataset's head and versions, list the owner's datasets and
 // delete one with all its versions. Every key carries the owner, so foreign is unknown by construction.
 import type { IdGenerator } from '../../platform/clock/index.js';
 import type { Storage } from '../../platform/storage/index.js';
 import { ACTIVE, HEAD_COLLECTION, headKey, VERSION_COLLECTION, versionKey, versionScope, type HeadData, type VersionData } from './dataset-records.js';
+import { appendVersion, type AppendOutcome } from './append-version.js';
 import { saveVersion, type NewContent, type SaveOutcome } from './save-version.js';
 
 /** At most this many datasets per owner (DESIGN.md §19). */
@@ -34,6 +35,12 @@ export class OwnDatasetStore {
   save(ownerId: string, name: string, content: NewContent): Promise<SaveOutcome> {
     const { records, clock } = this.#storage;
     return saveVersion({ records, clock, ids: this.#ids, maxPerOwner: this.#maxPerOwner }, ownerId, name, content);
+  }
+
+  /** Stores `derive(latest dataset object)` as the version after the latest, deriving again when overtaken. */
+  append(ownerId: string, name: string, derive: (latest: unknown) => NewContent): Promise<AppendOutcome> {
+    const { records, clock } = this.#storage;
+    return appendVersion({ records, clock, ids: this.#ids, maxPerOwner: this.#maxPerOwner }, ownerId, name, derive);
   }
 
   /** The dataset's head, once it has a version. */

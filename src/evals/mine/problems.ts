@@ -24,3 +24,14 @@ export const tooManyDatasets = (max: number): ProblemError =>
 /** Writers kept overtaking this one: nothing was stored by it, and a retry is safe. */
 export const datasetBusy = (): ProblemError =>
   new ProblemError('conflict', 'The dataset kept changing under concurrent writes; nothing was stored by this request. Retry it.');
+
+/** A case is made only from a finished run (DESIGN §19): Queued, Running or parked for a decision is too early. */
+export const runNotFinished = (): ProblemError =>
+  new ProblemError('conflict', 'The bundle run has not finished yet; a run becomes a case once it has Succeeded, Failed or been cancelled. Poll it and try again then.');
+
+export const RUN_WITHHELD_DETAIL =
+  'The bundle run cannot become a case: frames of it were withheld above BundleExecution:StreamFrameCeilingBytes, so its recording would be incomplete.';
+export const RUN_EMPTY_DETAIL = 'The bundle run cannot become a case: it received no user message, or made no model answer and no tool call, so there is nothing to record.';
+export const RUN_UNKEPT_DETAIL = 'The bundle run cannot become a case: it finished before runs kept the user messages and the agent id a case needs. Run it again.';
+
+export const runNotRecordable = (detail: string): ProblemError => new ProblemError('run-not-recordable', detail);

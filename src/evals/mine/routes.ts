@@ -1,8 +1,11 @@
 // HTTP edge of a caller's own eval datasets (DESIGN.md §19): validate, call the service, map the
-// result. The PUT body and name are checked inside the service, after the role and toggle gate (403
-// before 400, as starting a run), and by the dataset parser, so its 400s name the case and the field.
+// result. The PUT and add-case bodies and names are checked inside the service, after the role and
+// toggle gate (403 before 400, as starting a run), and by the dataset parser, so its 400s name the
+// case and the field.
 import { listValidatorCompiler, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema } from '../../platform/http/index.js';
 import {
+  AddMyEvalDatasetCaseRequestSchema,
+  AddMyEvalDatasetCaseResponseSchema,
   MyEvalDatasetListQuerySchema,
   MyEvalDatasetListSchema,
   MyEvalDatasetParamsSchema,
@@ -42,6 +45,27 @@ export function registerOwnDatasetRoutes(app: App, service: OwnDatasetService, l
       const saved = await service.put(principalOf(request), request.params.name, request.body);
       return reply.code(saved.created ? 201 : 200).send(saved.version);
     },
+  );
+
+  app.post(
+    '/api/evals/datasets/mine/:name/cases',
+    {
+      config: { rateLimit: 'evals-write', idempotent: 'body' },
+      // Documented here, validated in the service after the gate.
+      validatorCompiler: () => () => true,
+      schema: {
+        operationId: 'addMyEvalDatasetCase',
+        summary: 'Make a finished bundle run of mine a case of my dataset, as its next version (the dataset is created when missing).',
+        description:
+          'The case keeps the user messages the run’s turns received, the bundle’s AGENT.md id as `agent`, and a `recording` of its model answers and tool calls, redacted as its frames were. An unknown or foreign run (or one named under another handle) is 404, a run still queued, running or waiting for an approval 409, a run with a withheld frame 422; the new version is validated as a PUT of it would be (400). Racing writes each end as their own version.',
+        tags,
+        headers: IdempotencyHeadersSchema,
+        params: PutMyEvalDatasetParamsSchema,
+        body: AddMyEvalDatasetCaseRequestSchema,
+        response: { 201: AddMyEvalDatasetCaseResponseSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.addCase(principalOf(request), request.params.name, request.body)),
   );
 
   app.get(

@@ -53,7 +53,8 @@ export async function saveVersion(deps: SaveDeps, ownerId: string, name: string,
   return { outcome: 'busy' };
 }
 
-async function headOrReserve(deps: SaveDeps, ownerId: string, name: string): Promise<StoredRecord<HeadData> | undefined> {
+/** The dataset's head, or a new Empty one counted against the owner's cap (undefined: the cap is reached). */
+export async function headOrReserve(deps: SaveDeps, ownerId: string, name: string): Promise<StoredRecord<HeadData> | undefined> {
   const key = headKey(ownerId, name);
   const found = await deps.records.get<HeadData>(key);
   if (found !== undefined) return found;
@@ -88,7 +89,7 @@ async function append(deps: SaveDeps, ownerId: string, name: string, head: HeadD
 }
 
 /** Moves the head forward to `version` (never back); false when the dataset it belongs to is gone. */
-async function advance(records: RecordStore, ownerId: string, name: string, version: VersionSummary): Promise<boolean> {
+export async function advance(records: RecordStore, ownerId: string, name: string, version: VersionSummary): Promise<boolean> {
   const key = headKey(ownerId, name);
   for (;;) {
     const head = await records.get<HeadData>(key);
@@ -105,7 +106,7 @@ async function advance(records: RecordStore, ownerId: string, name: string, vers
   }
 }
 
-function summary(version: VersionData): VersionSummary {
+export function summary(version: VersionData): VersionSummary {
   const { dataset: _dataset, ...rest } = version;
   return rest;
 }

@@ -131,6 +131,42 @@ export const MyEvalDatasetQuerySchema = Type.Object(
 
 export const MyEvalDatasetListQuerySchema = PageQuerySchema;
 
+/** DESIGN §19 "A run becomes a case": the run is named as its routes name it. */
+const RunRefSchema = Type.Object(
+  {
+    handle: Type.String({ description: 'The bundle handle the run was started on (another handle is 404).' }),
+    jobId: Type.String({ description: 'The run’s job id.' }),
+  },
+  { additionalProperties: false, description: 'A finished bundle run of the caller (Succeeded, Failed or cancelled); its handle may have expired since.' },
+);
+
+export const AddMyEvalDatasetCaseRequestSchema = Type.Object(
+  {
+    from: RunRefSchema,
+    id: Type.Optional(orNull(Type.String({ description: '1 to 200 characters, unique in the dataset (default run-<jobId>); an id the dataset already has is 400.' }))),
+    tags: texts('What tagFilter selects by.'),
+    assert: Type.Optional(orNull(Type.Array(AssertionSchema, { description: 'What the case checks (default [{ "type": "matches-recording" }]).' }))),
+  },
+  {
+    $id: 'AddMyEvalDatasetCaseRequest',
+    additionalProperties: false,
+    description: 'The run to make a case of, and the case’s id, tags and assertions; they are validated with the dataset as a PUT’s are.',
+  },
+);
+
+/** What the service checks of the body before the dataset readers check the case fields (so their 400s name the case). */
+export const AddMyEvalDatasetCaseShapeSchema = Type.Object(
+  { from: RunRefSchema, id: Type.Optional(Type.Unknown()), tags: Type.Optional(Type.Unknown()), assert: Type.Optional(Type.Unknown()) },
+  { additionalProperties: false },
+);
+
+export const AddMyEvalDatasetCaseResponseSchema = Type.Object(
+  { name, version, caseId: Type.String({ description: 'The new case’s id, the last of the version’s cases.' }) },
+  { $id: 'AddMyEvalDatasetCaseResponse' },
+);
+
 export type MyEvalDatasetVersion = Static<typeof MyEvalDatasetVersionSchema>;
 export type MyEvalDataset = Static<typeof MyEvalDatasetSchema>;
 export type MyEvalDatasetList = Static<typeof MyEvalDatasetListSchema>;
+export type AddMyEvalDatasetCaseShape = Static<typeof AddMyEvalDatasetCaseShapeSchema>;
+export type AddMyEvalDatasetCaseResponse = Static<typeof AddMyEvalDatasetCaseResponseSchema>;

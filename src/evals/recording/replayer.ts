@@ -4,12 +4,13 @@
 //   tool calls), with no model call and no cost; each tool call must be the next recorded tool step
 //   (same tool, operation and arguments) and is answered with its recorded result. A model request past
 //   the recording, or a call that is not the next recorded one — a tool the conversation no longer
-//   offers included — diverges: the case is errored with `Replay diverged at step N.`
+//   offers included, unless the recorded call was denied then too — diverges: the case is errored with
+//   `Replay diverged at step N.`
 // - `replay: "tools"`: the live model; a call is answered from the first recorded call with the same
 //   tool, operation and arguments not answered yet, else with `Not in the recording.` (isError); a tool
 //   the conversation does not offer is denied, as the governed call would. No real tool ever runs.
 import { isDeepStrictEqual } from 'node:util';
-import type { ExecuteTool, ToolCallRequest, ToolExecution } from '../../agent/index.js';
+import { TOOL_DENIED_CONTENT, type ExecuteTool, type ToolCallRequest, type ToolExecution } from '../../agent/index.js';
 import { ChatModelError, type ChatModel, type ChatStreamPart } from '../../models/index.js';
 import { isModelStep, NOT_IN_RECORDING, replayDiverged, type RecordedToolStep, type Recording } from './recording.js';
 
@@ -70,7 +71,7 @@ export class Replayer {
 
   #nextTool(call: ToolCallRequest, offered: ReadonlySet<string>): ToolExecution {
     const step = this.#steps[this.#next];
-    if (this.#diverged !== null || step === undefined || isModelStep(step) || !offered.has(call.name) || !sameCall(step, call)) {
+    if (this.#diverged !== null || step === undefined || isModelStep(step) || !sameCall(step, call) || (!offered.has(call.name) && !wasDenied(step))) {
       if (this.#diverged === null) this.#diverge();
       return { status: 'replayed', content: NOT_IN_RECORDING };
     }
@@ -90,6 +91,11 @@ export class Replayer {
     this.#diverged = this.#next + 1;
     return new ChatModelError('invalid-response', replayDiverged(this.#diverged));
   }
+}
+
+/** The recorded run was refused this call by policy (a tool it was not offered, say): not offered now either, it is answered with that denial. */
+function wasDenied(step: RecordedToolStep): boolean {
+  return step.isError && step.result === TOOL_DENIED_CONTENT;
 }
 
 function sameCall(step: RecordedToolStep, call: ToolCallRequest): boolean {

@@ -17,7 +17,8 @@ export type ProblemCode =
   | 'unavailable'
   | 'deadline-exceeded'
   | 'request-in-progress'
-  | 'idempotency-key-reused';
+  | 'idempotency-key-reused'
+  | 'run-not-recordable';
 
 export interface ProblemEntry {
   readonly status: number;
@@ -56,6 +57,11 @@ export const problemCatalog: Readonly<Record<ProblemCode, ProblemEntry>> = Objec
     status: 422,
     title: 'Idempotency key reused',
     meaning: 'This Idempotency-Key was already used for a request with another body; use a new key for a new request.',
+  },
+  'run-not-recordable': {
+    status: 422,
+    title: 'Run not recordable',
+    meaning: 'The finished bundle run cannot become an eval case: frames of it were withheld above the frame ceiling, or it has nothing to record (DESIGN §19).',
   },
 });
 
