@@ -142,6 +142,27 @@ describe('portcullis/client', () => {
     const listed = await unwrap(client.api.GET('/api/evals/datasets/mine'));
     expect(listed.datasets).toEqual([expect.objectContaining({ name: 'greeting-checks', version: 2, caseCount: 1 })]);
   });
+
+  it('pins a finished bundle run as a recorded case and replays it with no model (DESIGN §19)', async () => {
+    const handle = await upload();
+    const started = await unwrap(client.api.POST('/api/bundles/{handle}/runs', { params: { path: { handle } }, body: { userMessages: ['refund order 7', 'thanks'] } }));
+    let finished = await unwrap(client.api.GET('/api/bundles/{handle}/runs/{jobId}', { params: { path: { handle, jobId: started.jobId } } }));
+    while (finished.status === 'Queued' || finished.status === 'Running') {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished = await unwrap(client.api.GET('/api/bundles/{handle}/runs/{jobId}', { params: { path: { handle, jobId: started.jobId } } }));
+    }
+    expect(finished.status).toBe('Succeeded');
+    const pinned = await unwrap(
+      client.api.POST('/api/evals/datasets/mine/{name}/cases', { params: { path: { name: 'pinned-runs' } }, body: { from: { handle, jobId: started.jobId }, id: 'refund-7' } }),
+    );
+    expect(pinned).toEqual({ name: 'pinned-runs', version: 1, caseId: 'refund-7' });
+    const shown = await unwrap(client.api.GET('/api/evals/datasets/mine/{name}', { params: { path: { name: 'pinned-runs' } } }));
+    expect(shown.cases[0]).toMatchObject({ id: 'refund-7', messages: ['refund order 7', 'thanks'], recording: { steps: expect.any(Array) } });
+
+    const replayed = await unwrap(client.api.POST('/api/evals/runs', { body: { datasets: ['mine/pinned-runs'], subject: { handle }, replay: 'all' } }));
+    const last = (await collect(client.evalProgress(replayed.jobId, { intervalMs: 10 }))).at(-1)!;
+    expect(last).toMatchObject({ status: 'Succeeded', verdict: 'Pass', counts: { passed: 1, total: 1 } });
+  });
 });
 
 /** The same response, its body cut after the first complete SSE message (no terminal frame). */

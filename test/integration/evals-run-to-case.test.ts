@@ -4,7 +4,10 @@
 // order, redacted as its frames were. Unknown and foreign runs are the same 404, a live run (a parked
 // one too) is 409, a run with a withheld frame 422. Two instances share one storage: a run executed on one becomes a case
 // through the other, and appends racing through both each end as their own version. Then an eval run
-// replays the recorded cases on the same bundle (`replay: "all"` and `"tools"`) and they pass.
+// replays the recorded cases on the same bundle (`replay: "all"` and `"tools"`) and they pass. A run that
+// delegated to a host agent and read a token-shaped secret is recorded with the secret redacted, and
+// replays with its tools answered from the recording: the sub-agent does not run again.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
@@ -12,7 +15,7 @@ import { buildTestApp, merge, type TestApp } from '../helpers/test-app.js';
 import { openSharedTestStorage, type TestStorage } from '../helpers/test-storage.js';
 import { withoutIdEcho } from '../helpers/problem-body.js';
 import { bundleZip, poll, registerHandle, settled, startJob } from './bundles-harness.js';
-import { evalSettings, runToEnd, startEvalHarness, SteerableModel, tokenFor, type EvalHarness } from './evals-harness.js';
+import { evalSettings, GRANT_ALL_SAFE, runToEnd, startEvalHarness, SteerableModel, tokenFor, type EvalHarness } from './evals-harness.js';
 
 /** Evaluation:MaxDatasetBytes on both instances: room for the recorded cases below, not for much more. */
 const MAX_DATASET_BYTES = 16_384;
@@ -21,6 +24,11 @@ const SMALL_CEILING = 64;
 const AGENT = '---\nid: refunds-helper\nname: Refunds helper\nallowed-tools: [clock]\n---\nYou answer questions about refunds, briefly.\n';
 /** The same agent, except that a person approves each clock call (DESIGN §13). */
 const CAREFUL_AGENT = '---\nid: careful-helper\nname: Careful helper\nallowed-tools: [clock]\nrequire-approval: [clock]\n---\nYou ask before telling the time.\n';
+/** An agent that hands its work to the host agent `relay` (Agents:DiscoveryPaths). */
+const DELEGATOR = '---\nid: delegator\nname: Delegator\nallowed-tools: [delegate_task, text]\n---\nYou hand every task to the relay.\n';
+const RELAY = '---\nid: relay\ndescription: Does what it is told.\n---\nDo exactly what the task says.\n';
+/** Token-shaped: the redaction's GitHub rule knows it (the frames show [REDACTED] in its place). */
+const SECRET = `ghp_${'Z8xk2Qm9vT4bN7cR1pL5wY3hJ6dF0sA2gE8u'}`;
 const BUNDLE_LIMITS = Object.fromEntries(['bundles-register', 'bundles-runs', 'bundles-poll', 'bundles-delete'].map((policy) => [policy, { PermitsPerMinute: 1_000_000 }]));
 
 type Headers = Record<string, string>;
@@ -50,10 +58,13 @@ async function finishedRun(app: TestApp, userMessages: string[], on = handle): P
 beforeAll(async () => {
   harness = await startEvalHarness();
   shared = await openSharedTestStorage();
+  const agents = join(harness.root, 'host-agents');
+  await mkdir(join(agents, 'relay'), { recursive: true });
+  await writeFile(join(agents, 'relay', 'AGENT.md'), RELAY);
   const settings = (name: string, ai: Record<string, unknown> = {}) =>
     evalSettings(
       harness,
-      merge({ BundleExecution: { Enabled: true, TempRoot: join(harness.root, name) }, Approvals: { Enabled: true }, Evaluation: { MaxDatasetBytes: MAX_DATASET_BYTES }, RateLimits: BUNDLE_LIMITS }, ai),
+      merge({ Agents: { DiscoveryPaths: [agents] }, BundleExecution: { Enabled: true, TempRoot: join(harness.root, name), Envelopes: { Default: { AllowedTools: [...GRANT_ALL_SAFE.AllowedTools, 'delegate_task'] } } }, Approvals: { Enabled: true }, Evaluation: { MaxDatasetBytes: MAX_DATASET_BYTES }, RateLimits: BUNDLE_LIMITS }, ai),
     );
   a = await buildTestApp({ environment: 'Production', settings: settings('a'), deps: { storage: shared.storage, instanceId: 'a', chatModel: model } });
   b = await buildTestApp({
@@ -239,6 +250,32 @@ describe('a run that waited for an approval', () => {
     ]);
     const replayed = await runToEnd(a, alice, { datasets: ['mine/parked'], subject: { handle: careful }, replay: 'all' });
     expect(replayed).toMatchObject({ status: 'Succeeded', counts: { total: 1, passed: 1 } });
+  });
+});
+
+describe('a run that delegated to a host agent, and read a secret', () => {
+  it('records the delegation and a tool output holding a token-shaped secret as the frames showed them (redacted), and replays both with no sub-agent run', async () => {
+    const delegator = await registerHandle(a.app, alice, bundleZip({ 'AGENT.md': DELEGATOR }));
+    const delegation = `call delegate_task run ${JSON.stringify({ agent: 'relay', task: 'reply:Refund 7 is approved.' })}`;
+    const extraction = `call text extract ${JSON.stringify({ text: `deploy with ${SECRET} today`, pattern: 'ghp_\\w+' })}`;
+    const jobId = await startJob(a.app, delegator, { userMessages: [delegation, extraction, 'reply:Handed over'] }, alice);
+    expect(await settled(a.app, delegator, jobId, alice)).toMatchObject({ status: 'Succeeded' });
+    expect((await addCase(a, alice, 'delegated', { from: { handle: delegator, jobId }, id: 'handed-over' })).statusCode).toBe(201);
+    const recorded = (await getDataset(alice, 'delegated')).json().cases[0];
+    expect(recorded.agent).toBe('delegator');
+    const tools = recorded.recording.steps.filter((step: { tool?: string }) => step.tool !== undefined);
+    expect(tools[0]).toEqual({ tool: 'delegate_task', operation: 'run', arguments: { agent: 'relay', task: 'reply:Refund 7 is approved.' }, result: 'Refund 7 is approved.', isError: false });
+    expect(tools[1]).toMatchObject({ tool: 'text', operation: 'extract', isError: false });
+    expect(tools[1].result).toContain('[REDACTED]');
+    expect(JSON.stringify(recorded)).not.toContain(SECRET);
+
+    // "tools": the live model, every tool answered from the recording — the relay never runs.
+    const relayPrompts = () => model.systemPrompts.filter((prompt) => prompt.includes('Do exactly what the task says.')).length;
+    const before = relayPrompts();
+    expect(before).toBe(1);
+    const replayed = await runToEnd(a, alice, { datasets: ['mine/delegated'], subject: { handle: delegator }, replay: 'tools' });
+    expect(replayed).toMatchObject({ status: 'Succeeded', counts: { total: 1, passed: 1 } });
+    expect(relayPrompts()).toBe(before);
   });
 });
 
