@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from 'portcullis/client';
+import { createClient, unwrap } from 'portcullis/client';
 import { runCli } from '../helpers/cli-process.js';
 import { ROLES, startLiveService, type LiveService } from '../helpers/live-service.js';
 import { AGENT_MD, bundleZip } from './bundles-harness.js';
@@ -309,6 +309,16 @@ describe('portcullis bundle run', () => {
     expect(streamed.stdout).toContain('assistant: You said: hello\n');
     const json = await cli(['bundle', 'run', 'agent', '-m', 'hello', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ run: { status: 'Succeeded' }, transcript: ['user: hello', 'assistant: You said: hello'] });
+  });
+
+  it('keeps the uploaded handle with --keep and prints it; without it the handle is deleted', async () => {
+    const kept = await cli(['bundle', 'run', 'agent', '-m', 'hello', '--keep']);
+    expect(kept.code).toBe(0);
+    const [, handle, expiresAt] = /^kept handle (\S+) until (\S+)$/m.exec(kept.stdout) ?? [];
+    expect(Number.isNaN(Date.parse(expiresAt ?? ''))).toBe(false);
+    const client = createClient({ baseUrl: live.url, token: env.PORTCULLIS_TOKEN! });
+    // The handle still takes runs.
+    expect(await unwrap(client.api.POST('/api/bundles/{handle}/runs', { params: { path: { handle: handle! } }, body: { userMessages: ['again'] } }))).toHaveProperty('jobId');
   });
 
   it('exits 3 for a folder the server would refuse, 2 without a message', async () => {

@@ -24,7 +24,7 @@ export const BUNDLE_RUN_SPEC: CommandSpec = {
     stream: { type: 'boolean', default: false, description: 'Print the transcript live as the run streams it.' },
     conversation: { type: 'string', value: 'ID', description: 'Continue (or start) this conversationId.' },
     'max-turns': { type: 'string', value: 'N', default: '10', applyDefault: false, description: 'Bound the turns of this run.' },
-    keep: { type: 'boolean', default: false, description: 'Keep the uploaded handle afterwards (it is deleted otherwise).' },
+    keep: { type: 'boolean', default: false, description: 'Keep the uploaded handle afterwards and print it (it is deleted otherwise).' },
     ...CONNECTION_OPTIONS,
   },
   notes: REMOTE_NOTES,
@@ -41,7 +41,7 @@ export async function runBundleRunCommand(args: string[], io: RemoteIo): Promise
 
     const archive = await archiveOf(source, io);
     if (archive === undefined) return EXIT.refused;
-    const { handle } = await client.registerBundle(archive.bytes, archive.name);
+    const { handle, expiresAt } = await client.registerBundle(archive.bytes, archive.name);
     try {
       const body: Schema<'RunBundleRequest'> = {
         userMessages: messages,
@@ -66,6 +66,8 @@ export async function runBundleRunCommand(args: string[], io: RemoteIo): Promise
         // A run can succeed while its conversation failed (no model, an unreachable one): say why.
         const failure = run.result?.conversationSucceeded === false ? run.result.conversationError : null;
         if (failure) io.stderr(`portcullis bundle run: the conversation failed: ${failure}`);
+        // Kept: the handle to run it again, or to make this run an eval case (`from: { handle, jobId }`).
+        if (values.keep === true) io.stdout(`kept handle ${handle} until ${expiresAt}`);
       }
       return run.status === 'Succeeded' && run.result?.conversationSucceeded === true ? EXIT.ok : EXIT.failed;
     } finally {
