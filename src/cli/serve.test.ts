@@ -46,6 +46,17 @@ describe('portcullis serve', () => {
     expect(t.err.some((line) => line.includes('Auth:ClientId'))).toBe(true);
   });
 
+  it('refuses OpenAI’s own API without a key, naming ChatModel:ApiKey, before listening (main prints it and exits 1)', async () => {
+    const t = await io({
+      PORTCULLIS_ENVIRONMENT: 'Development',
+      AppConfig__AI__BundleExecution__Auth__AllowAnonymous: 'true',
+      AppConfig__AI__ChatModel__Provider: 'OpenAI',
+      AppConfig__AI__ChatModel__Model: 'gpt-4o-mini',
+    });
+    await expect(runServe(['--port', '0'], t.io)).rejects.toThrow("AppConfig:AI:ChatModel:ApiKey is required for the OpenAI chat-model provider when the Endpoint is OpenAI's API (https://api.openai.com).");
+    expect(t.out.join('\n')).not.toContain('listening on');
+  });
+
   it('exits 1 with a hint about --port and PORT when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

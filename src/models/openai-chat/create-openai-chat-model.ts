@@ -15,6 +15,7 @@ import { createRetryingChatModel, type Sleep } from '../retrying-chat-model.js';
 import { ChatCompletionReader } from './chat-completion-reader.js';
 import { chatCompletionsBody, type ChatCompletionsSettings } from './chat-completions-body.js';
 import { eventStreamEndpoint, postForEventStream, type EventStreamEndpoint } from './event-stream-request.js';
+import { missingApiKeyVerdict } from './missing-api-key.js';
 import { openAIModelFamily } from './openai-model-family.js';
 
 export const OPENAI_DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
@@ -30,7 +31,18 @@ export interface OpenAIChatModelDeps {
 
 export function createOpenAIChatModel(config: ChatModelConfig, deps: OpenAIChatModelDeps): ChatModel {
   const modelId = requiredSetting(config.model, 'Model', 'OpenAI');
-  const endpoint = eventStreamEndpoint(`${apiBaseUrl(config.endpoint ?? OPENAI_DEFAULT_ENDPOINT, '/v1')}/chat/completions`);
+  const baseUrl = apiBaseUrl(config.endpoint ?? OPENAI_DEFAULT_ENDPOINT, '/v1');
+  if (config.apiKey === null || config.apiKey.trim() === '') {
+    const verdict = missingApiKeyVerdict(baseUrl);
+    if (verdict === 'refuse') throw new Error(`AppConfig:AI:ChatModel:ApiKey is required for the OpenAI chat-model provider when the Endpoint is OpenAI's API (${new URL(baseUrl).origin}).`);
+    if (verdict === 'warn') {
+      deps.log.warn(
+        { provider: 'OpenAI', endpoint: new URL(baseUrl).origin },
+        'AppConfig:AI:ChatModel:ApiKey is not set, so requests carry no Authorization header: a local server needs none, but a hosted API answers 401.',
+      );
+    }
+  }
+  const endpoint = eventStreamEndpoint(`${baseUrl}/chat/completions`);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: '*/*',
