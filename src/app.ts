@@ -34,6 +34,7 @@ import {
   parseJsonBody,
   ProblemDetailsSchema,
   sendProblem,
+  registerSwitchedOff,
   type App,
 } from './platform/http/index.js';
 import { registerSystemRoutes, type ReadinessCategory, type ReadinessCheck } from './system/routes.js';
@@ -252,7 +253,7 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
         auth: config.bundleExecution.auth,
         log: { info: (o: object, m: string) => logger.info(o, m), error: (o: object, m: string) => logger.error(o, m) },
       })
-    : undefined;
+    : registerSwitchedOff(app, ['/mcp'], 'The MCP gateway is off on this host (AppConfig:AI:McpGateway:Enabled is false).');
   const ids = deps.ids ?? randomIds;
   // Webhooks first: every family writes its events to their outbox (DESIGN.md §14).
   const webhooks = createWebhooks({
@@ -336,7 +337,9 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   // features:start
   const bundles = await registerBundles(app, context);
   // A2A (DESIGN §20), loaded only when served: each live handle as an A2A agent of its owner.
-  const a2a = config.a2a.enabled ? await (await import('./a2a/index.js')).registerA2a(app, context, bundles.agents) : undefined;
+  const a2a = config.a2a.enabled
+    ? await (await import('./a2a/index.js')).registerA2a(app, context, bundles.agents)
+    : registerSwitchedOff(app, ['/a2a/*'], 'A2A is off on this host (AppConfig:AI:A2A:Enabled is false).');
   const evals = await registerEvals(app, context, { bundles: bundles.turns, bundleRuns: bundles.finishedRuns });
   const workflows = await registerWorkflows(app, context);
   // A schedule's fire starts a run through the family's own start: every check and cap a request meets.

@@ -6,6 +6,10 @@ import { ApprovalIdParamsSchema, ApprovalListQuerySchema, ApprovalListSchema, Ap
 
 const TAGS = ['Approvals'];
 
+/** Set on the list while Approvals:Enabled is false (decision 4203). */
+export const APPROVALS_OFF_HEADER = 'portcullis-notice';
+export const APPROVALS_OFF_NOTICE = 'Approvals are off on this host (AppConfig:AI:Approvals:Enabled is false): tool calls never wait for a person, so only workflow HumanGate approvals are listed.';
+
 export function registerApprovalRoutes(app: App, approvals: Approvals): void {
   app.get(
     '/api/approvals',
@@ -20,8 +24,10 @@ export function registerApprovalRoutes(app: App, approvals: Approvals): void {
         response: { 200: ApprovalListSchema, ...problemResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { scope, status, ...page } = request.query;
+      // The body stays as DESIGN §13 gives it (lists empty); the header says why to whoever looks.
+      if (!approvals.enabled) reply.header(APPROVALS_OFF_HEADER, APPROVALS_OFF_NOTICE);
       return approvals.list(principalOf(request), { scope: scope ?? 'mine', status: status ?? 'Pending', ...pageOf(page) });
     },
   );

@@ -147,11 +147,13 @@ describe('the A2A switches', () => {
   });
   afterAll(() => rm(temp, { recursive: true, force: true }));
 
-  it('serves nothing while AppConfig:AI:A2A:Enabled is false (the default)', async () => {
+  it('serves nothing while AppConfig:AI:A2A:Enabled is false (the default), and says which switch', async () => {
     const t = await buildTestApp({ settings: bundleSettings(join(temp, 'off')) });
     try {
       const handle = await registerHandle(t.app);
-      expect((await t.app.inject({ method: 'GET', url: `/a2a/${handle}/.well-known/agent-card.json` })).statusCode).toBe(404);
+      const card = await t.app.inject({ method: 'GET', url: `/a2a/${handle}/.well-known/agent-card.json` });
+      expect(card.statusCode).toBe(404);
+      expect(card.json()).toMatchObject({ title: 'Not found', detail: 'A2A is off on this host (AppConfig:AI:A2A:Enabled is false).' });
       expect((await t.app.inject({ method: 'POST', url: `/a2a/${handle}`, headers: { 'content-type': 'application/json' }, payload: send([{ text: 'hi' }]) })).statusCode).toBe(404);
     } finally {
       await t.close();

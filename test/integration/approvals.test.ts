@@ -67,6 +67,12 @@ describe('supervised workflow steps and the approval contract (approvals on, sel
   });
 
   const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
+
+  it('says nothing about the switch on the list while approvals are on', async () => {
+    const listed = await get('/api/approvals', sam);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['portcullis-notice']).toBeUndefined();
+  });
   const decide = (id: string, headers: Headers, body: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: `/api/approvals/${encodeURIComponent(id)}/decision`, headers, payload: body });
 
@@ -284,7 +290,12 @@ describe('approvals off (SPEC.md’s default)', () => {
     const { statusUrl } = await start(t.app, gated, undefined, alice);
     const blocked = await pollUntil(t.app, statusUrl, statusIs('Blocked'), alice);
     const approvalId = blocked.pendingApprovals[0].approvalId as string;
-    expect((await t.app.inject({ method: 'GET', url: '/api/approvals?scope=approver', headers: vera })).json()).toEqual({ approvals: [], nextCursor: null });
+    const routed = await t.app.inject({ method: 'GET', url: '/api/approvals?scope=approver', headers: vera });
+    expect(routed.json()).toEqual({ approvals: [], nextCursor: null });
+    // The body is the contract's; a header says why it is empty.
+    expect(routed.headers['portcullis-notice']).toBe(
+      'Approvals are off on this host (AppConfig:AI:Approvals:Enabled is false): tool calls never wait for a person, so only workflow HumanGate approvals are listed.',
+    );
     expect((await t.app.inject({ method: 'GET', url: `/api/approvals/${approvalId}`, headers: vera })).statusCode).toBe(404);
     const listed = (await t.app.inject({ method: 'GET', url: '/api/approvals', headers: alice })).json();
     expect(listed.approvals).toEqual([expect.objectContaining({ approvalId, kind: 'HumanGate', expiresAt: null, requestedBy: 'Alice' })]);

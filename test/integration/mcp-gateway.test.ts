@@ -491,11 +491,17 @@ describe('hostile requests', () => {
 });
 
 describe('the gateway switched off, and in anonymous mode', () => {
-  it('answers 404 at /mcp and for the metadata document when McpGateway:Enabled is false', async () => {
+  it('answers 404 at /mcp, naming the switch, and for the metadata document when McpGateway:Enabled is false', async () => {
     const off = await buildTestApp({ settings: { AppConfig: { AI: { BundleExecution: { Auth: { AllowAnonymous: true } }, DirectToolInvocation: { Enabled: true } } } } });
     try {
       const post = await off.app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
       expect(post.statusCode).toBe(404);
+      expect(post.headers['content-type']).toContain('application/problem+json');
+      expect(post.json()).toMatchObject({ status: 404, title: 'Not found', detail: 'The MCP gateway is off on this host (AppConfig:AI:McpGateway:Enabled is false).' });
+      // Whatever the method, with or without a token.
+      for (const method of ['GET', 'DELETE'] as const) {
+        expect((await off.app.inject({ method, url: '/mcp', headers: { authorization: 'Bearer not-a-token' } })).json().detail).toContain('AppConfig:AI:McpGateway:Enabled');
+      }
       for (const url of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
         expect((await off.app.inject({ method: 'GET', url })).statusCode).toBe(404);
       }

@@ -2,7 +2,7 @@
 // nextCursor, and the command lines refused before anything is sent (exit 2).
 import { describe, expect, it } from 'vitest';
 import { refusedUsage, twoPageClient } from '../../../test/helpers/remote-io.js';
-import type { Schema } from '../../client/index.js';
+import { createClient, type Schema } from '../../client/index.js';
 import { approvalLines, approvalsOf, runApprovalsCommand, timeLeft } from './run-approvals.js';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
@@ -64,6 +64,19 @@ describe('approvalsOf', () => {
       { scope: 'approver', status: 'Expired', limit: '200' },
       { scope: 'approver', status: 'Expired', limit: '200', cursor: 'c2' },
     ]);
+  });
+});
+
+describe('approvals list while the host has approvals off', () => {
+  it('passes on the host’s notice (the portcullis-notice header) so the command can print why the list is empty', async () => {
+    const notice = 'Approvals are off on this host (AppConfig:AI:Approvals:Enabled is false): tool calls never wait for a person, so only workflow HumanGate approvals are listed.';
+    const client = createClient({
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: () => Promise.resolve(new Response(JSON.stringify({ approvals: [], nextCursor: null }), { headers: { 'content-type': 'application/json', 'portcullis-notice': notice } })),
+    });
+    const heard: string[] = [];
+    for await (const a of approvalsOf(client, { scope: 'approver' }, (said) => heard.push(said))) expect(a).toBeUndefined();
+    expect(heard).toEqual([notice]);
   });
 });
 

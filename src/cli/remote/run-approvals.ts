@@ -69,7 +69,14 @@ export async function runApprovalsCommand(args: string[], io: RemoteIo): Promise
       return runRemote(APPROVALS_LIST_SPEC, rest, io, async ({ values, positionals, client, json }) => {
         noArguments(positionals);
         const status = typeof values.status === 'string' ? statusOption(values.status) : undefined;
-        const approvals = await allOf(approvalsOf(client, { scope: values['to-decide'] === true ? 'approver' : 'mine', ...(status ? { status } : {}) }));
+        const host: { notice?: string } = {};
+        const approvals = await allOf(
+          approvalsOf(client, { scope: values['to-decide'] === true ? 'approver' : 'mine', ...(status ? { status } : {}) }, (notice) => {
+            host.notice = notice;
+          }),
+        );
+        // The host's word on why the list may be empty (approvals switched off), where a person looks.
+        if (host.notice !== undefined) io.stderr(`portcullis approvals list: ${host.notice}`);
         const none = `no ${status ?? 'Pending'} approvals ${values['to-decide'] === true ? 'routed to you' : 'of your runs'}`;
         printList(io, json, { approvals }, approvalLines(approvals, Date.now()), none);
         return EXIT.ok;
@@ -95,8 +102,14 @@ export async function runApprovalsCommand(args: string[], io: RemoteIo): Promise
 }
 
 /** Every approval the list route gives for this query, page after page (newest first). */
-export async function* approvalsOf(client: PortcullisClient, query: ApprovalQuery = {}): AsyncGenerator<Approval> {
-  for await (const page of pagesOf((cursor) => unwrap(client.api.GET('/api/approvals', { params: { query: { ...query, limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } })))) {
+export async function* approvalsOf(client: PortcullisClient, query: ApprovalQuery = {}, onNotice?: (notice: string) => void): AsyncGenerator<Approval> {
+  const fetchPage = async (cursor: string | undefined) => {
+    const answer = client.api.GET('/api/approvals', { params: { query: { ...query, limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) } } });
+    const notice = (await answer).response.headers.get('portcullis-notice');
+    if (notice !== null) onNotice?.(notice);
+    return unwrap(answer);
+  };
+  for await (const page of pagesOf(fetchPage)) {
     yield* page.approvals;
   }
 }
