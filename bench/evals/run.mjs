@@ -3,10 +3,10 @@
 // model (its own process) answering after 100 ms (LATENCY_MS). The service runs in its own process,
 // as `portcullis serve`, driven over HTTP (JWT with Harness.Evals.Execute, start, poll). Each case is
 // one model call answered "ok" and one `equals` assertion. Ideal = executions × latency ÷ parallelism;
-// ratio = the run's durationMs ÷ ideal. Target at 128: ≤ 1.5.
+// ratio = the run's durationMs ÷ ideal. Target at 128: ≤ 1.2 (issue 36).
 import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -21,7 +21,7 @@ const EXECUTIONS = CASES * REPEATS;
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 100);
 const PARALLELISM = (process.env.BENCH_PARALLELISM ?? '16,128').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const TARGET = 1.5;
+const TARGET = 1.2; // issue 36 (row 7 of issue #11 asked ≤ 1.5)
 
 /** The test suite's fake model server (TypeScript), transpiled once and run in a child process. */
 async function startFakeModelServer(work, latencyMs) {
@@ -71,6 +71,7 @@ const server = await startServer({
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
 async function runOnce(parallelism) {
+  const cpuBefore = await server.cpu();
   const res = await fetch(`${server.url}/api/evals/runs`, { method: 'POST', headers, body: JSON.stringify({ datasets: ['bench'], repeats: REPEATS, parallelism }) });
   if (res.status !== 202) throw new Error(`start answered ${res.status}: ${await res.text()}`);
   const { statusUrl } = await res.json();
@@ -79,7 +80,13 @@ async function runOnce(parallelism) {
     const body = await (await fetch(`${server.url}${statusUrl}`, { headers })).json();
     if (['Succeeded', 'Failed', 'Cancelled'].includes(body.status)) {
       if (body.status !== 'Succeeded' || body.counts.passed !== EXECUTIONS) throw new Error(`run ended ${body.status}, ${body.counts?.passed} passed: the figures are not valid`);
-      return body.durationMs;
+      const cpuAfter = await server.cpu();
+      // The service process's CPU over the run (start and polls included): far less disturbed by other load than wall time.
+      return {
+        durationMs: body.durationMs,
+        serviceCpuMs: (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000,
+        serviceSystemCpuMs: (cpuAfter.system - cpuBefore.system) / 1000,
+      };
     }
   }
 }
@@ -89,17 +96,20 @@ try {
   const results = [];
   console.log(`\nevals: ${CASES} cases × ${REPEATS} repeats, model latency ${LATENCY_MS} ms, ${RUNS} runs each; median (min..max)`);
   for (const parallelism of PARALLELISM) {
-    const durations = [];
-    for (let i = 0; i < RUNS; i += 1) durations.push(await runOnce(parallelism));
+    const runs = [];
+    for (let i = 0; i < RUNS; i += 1) runs.push(await runOnce(parallelism));
+    const durations = runs.map((run) => run.durationMs);
+    const serviceCpu = spread(runs.map((run) => run.serviceCpuMs), 1);
+    const serviceSystemCpu = spread(runs.map((run) => run.serviceSystemCpuMs), 1);
     const idealMs = (EXECUTIONS * LATENCY_MS) / parallelism;
     const wavesMs = Math.ceil(EXECUTIONS / parallelism) * LATENCY_MS;
     const duration = spread(durations, 0);
     const ratio = round(duration.median / idealMs, 2);
-    results.push({ parallelism, idealMs: round(idealMs, 0), wavesLowerBoundMs: wavesMs, durationMs: duration, ratio });
+    results.push({ parallelism, idealMs: round(idealMs, 0), wavesLowerBoundMs: wavesMs, durationMs: duration, ratio, serviceCpuMs: serviceCpu, serviceSystemCpuMs: serviceSystemCpu });
     const verdict = parallelism === 128 ? `  target ≤ ${TARGET}  ${ratio <= TARGET ? 'MET' : 'NOT MET'}` : '';
-    console.log(`  parallelism ${String(parallelism).padStart(3)}: ${show(duration, ' ms')} vs ideal ${round(idealMs, 0)} ms (${Math.ceil(EXECUTIONS / parallelism)} waves: ${wavesMs} ms): ratio ${ratio}${verdict}`);
+    console.log(`  parallelism ${String(parallelism).padStart(3)}: ${show(duration, ' ms')} vs ideal ${round(idealMs, 0)} ms (${Math.ceil(EXECUTIONS / parallelism)} waves: ${wavesMs} ms): ratio ${ratio}; service CPU ${show(serviceCpu, ' ms')} (system ${show(serviceSystemCpu, ' ms')})${verdict}`);
   }
-  console.log(JSON.stringify({ benchmark: 'evals', cases: CASES, repeats: REPEATS, modelLatencyMs: LATENCY_MS, runs: results }));
+  console.log(JSON.stringify({ benchmark: 'evals', loadAverage: loadavg().map((n) => round(n, 2)), cases: CASES, repeats: REPEATS, modelLatencyMs: LATENCY_MS, runs: results }));
 } finally {
   await server.close();
   await fake.close();

@@ -38,6 +38,8 @@ export const FIGURES = {
   evals: {
     'parallelism 128, ratio to ideal': smaller((r) => at128(r).ratio),
     'parallelism 128, median run (ms)': smaller((r) => at128(r).durationMs.median, false),
+    // Service CPU over a run at 128 (start and polls included); older JSON lines lack it (NaN).
+    'parallelism 128, service CPU per run (ms)': smaller((r) => at128(r).serviceCpuMs?.median ?? Number.NaN, false),
   },
   register: {
     'register ÷ unzip -q': smaller((r) => r.ratio),

@@ -12,6 +12,7 @@ import { buildReport } from '../report/build-report.js';
 import type { Tally } from '../report/tally.js';
 import { planExecutions } from '../runner/plan-executions.js';
 import { runEvaluation, type EvaluationHost } from '../runner/run-evaluation.js';
+import { redactCaseResult } from '../runner/redact-case-result.js';
 import type { CaseResult } from '../runner/case-execution.js';
 import type { Verdict } from '../schemas.js';
 import { LIVE_STATES, RUN_COLLECTION, type EvalStore } from '../store/eval-store.js';
@@ -65,8 +66,9 @@ export function evalRunKind(options: EvalRunKindOptions): RunKind<EvalRunData, E
         });
         const completedAt = clock.now();
         const outcome = { counts: built.counts, verdict: built.verdict, durationMs: Math.max(0, completedAt - startedAt), costUsd: built.costUsd };
-        // Everything in the details that came from a model or a tool is redacted once, here, before it is kept.
-        const details: RunDetails = redactValue({ datasets: data.datasetNames, repeats: runOptions.repeats, report: built.report, cases: results });
+        // Everything in the details that came from a model or a tool is redacted here, before it is kept
+        // (each case as its checkpoint was: the same object when it carries nothing to redact).
+        const details: RunDetails = { ...redactValue({ datasets: data.datasetNames, repeats: runOptions.repeats, report: built.report }), cases: results.map(redactCaseResult) };
         if (!(await store.file({ ...data, status: 'Succeeded', completedAt, outcome }, details, commit))) return null;
         options.onReport?.(built.verdict, built.counts);
         return 'Succeeded';
@@ -94,7 +96,7 @@ async function execute(live: LiveRun<EvalRunData>, options: EvalRunKindOptions):
       ...(submission.options.replay === undefined ? {} : { replay: submission.options.replay }),
       judged: await store.judged(live.key),
       // Each judged case is a checkpoint, written only while the run is this instance's.
-      onJudged: async (index, result) => void (await live.commit({ items: [{ key: String(index), data: redactValue(result) }] })),
+      onJudged: async (index, result) => void (await live.commit({ items: [{ key: String(index), data: redactCaseResult(result) }] })),
       draining: live.draining,
     },
     { ...host, clock, ids, hostSignal: live.signal },

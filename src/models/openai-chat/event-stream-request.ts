@@ -12,6 +12,7 @@ import {
   type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
+  type RequestOptions,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
@@ -25,6 +26,8 @@ export interface EventStreamEndpoint {
   readonly url: URL;
   readonly agent: HttpAgent;
   readonly request: typeof httpRequest;
+  /** node:http's options for a POST to `url`, made once (not from the URL on every call). */
+  readonly options: Readonly<RequestOptions>;
 }
 
 export interface EventStreamResponse {
@@ -38,7 +41,40 @@ export interface EventStreamResponse {
 export function eventStreamEndpoint(url: string): EventStreamEndpoint {
   const parsed = new URL(url);
   const https = parsed.protocol === 'https:';
-  return { url: parsed, agent: https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }), request: https ? httpsRequest : httpRequest };
+  const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  // What node:http would take from the URL (urlToHttpOptions), once: brackets off an IPv6 host.
+  const hostname = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
+  const options: RequestOptions = {
+    protocol: parsed.protocol,
+    hostname,
+    ...(parsed.port === '' ? {} : { port: Number(parsed.port) }),
+    path: `${parsed.pathname}${parsed.search}`,
+    method: 'POST',
+    agent,
+    ...(parsed.username === '' && parsed.password === '' ? {} : { auth: `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` }),
+  };
+  return { url: parsed, agent, request: https ? httpsRequest : httpRequest, options };
+}
+
+/**
+ * The request's headers as node:http's raw list (name, value, …), which it stores as given (each name
+ * and value still validated) instead of through setHeader one by one: what setHeader would have kept —
+ * the Host header it would add, then `headers`, a later name replacing an earlier one in any case —
+ * then the body's length.
+ */
+function headerList(endpoint: EventStreamEndpoint, headers: OutgoingHttpHeaders, contentLength: number): string[] {
+  const fields = new Map<string, readonly [string, number | string | readonly string[]]>([['host', ['host', endpoint.url.host]]]);
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value !== undefined) fields.set(name.toLowerCase(), [name, value]);
+  }
+  fields.set('content-length', ['content-length', contentLength]);
+  const list: string[] = [];
+  for (const [name, value] of fields.values()) {
+    if (typeof value === 'object') for (const item of value) list.push(name, item);
+    else list.push(name, String(value));
+  }
+  return list;
 }
 
 /** Sends `body`; resolves once a 2xx status line and headers arrived. */
@@ -51,7 +87,7 @@ export async function postForEventStream(
   throwIfAborted(signal);
   let request!: ClientRequest;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    request = endpoint.request(endpoint.url, { method: 'POST', agent: endpoint.agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, resolve);
+    request = endpoint.request({ ...endpoint.options, headers: headerList(endpoint, headers, Buffer.byteLength(body)) }, resolve);
     // Aborting destroys the request without an error of its own (the call knows why it aborted): an
     // error handed to destroy() can surface later on a socket or response nobody listens to any more.
     const onAbort = (): void => {
@@ -95,13 +131,25 @@ async function* readEvents(request: ClientRequest, response: IncomingMessage, si
 
 /** We ask for identity; a server that compresses anyway is decoded as fetch would. */
 function decoded(response: IncomingMessage): Readable {
-  const encoding = response.headers['content-encoding']?.trim().toLowerCase();
+  const encoding = contentEncoding(response.rawHeaders);
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip()
     : encoding === 'deflate' ? createInflate()
     : encoding === 'br' ? createBrotliDecompress()
     : undefined;
   return decoder === undefined ? response : pipeline(response, decoder, () => undefined);
+}
+
+/**
+ * Content-Encoding as `response.headers` would give it (trimmed, lower-cased; repeated fields joined
+ * with ", "), read from the raw list: asking `headers` builds the whole object, on every call.
+ */
+function contentEncoding(raw: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let index = 0; index < raw.length; index += 2) {
+    if (raw[index]!.length === 16 && raw[index]!.toLowerCase() === 'content-encoding') value = value === undefined ? raw[index + 1]! : `${value}, ${raw[index + 1]!}`;
+  }
+  return value?.trim().toLowerCase();
 }
 
 function lowerCased(headers: IncomingHttpHeaders): Record<string, string> {

@@ -165,6 +165,46 @@ describe('the lean OpenAI-compatible stream', () => {
     expect(fake.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-test', 'Bearer sk-test']);
   });
 
+  it('refuses a chunk with a prototype key, written plainly or escaped, as the SDK’s secure parse did', async () => {
+    for (const key of ['"__proto__"', '"\\u005f_proto__"', '"constructor"']) {
+      const value = key === '"constructor"' ? '{"prototype":{"x":1}}' : '{"x":1}';
+      fake.respondWith(() => ({ type: 'stream', steps: [{ data: `{"choices":[{"index":0,"delta":{"content":"hi"}}],${key}:${value}}` }] }));
+      const error = await failure(model().stream(request()));
+      expect(error.code).toBe('invalid-response');
+    }
+    fake.respondWith(() => ({ type: 'stream', steps: [{ data: '{"choices":[{"index":0,"delta":{"content":"a constructor, \\u00e9"}}]}' }, { data: '[DONE]' }] }));
+    const parts = await collect(model().stream(request()));
+    expect(parts[0]).toEqual({ type: 'text-delta', delta: 'a constructor, é' });
+  });
+
+  it('sends Host, the endpoint path, one value per header whatever its case, and the body length', async () => {
+    let seen: { url?: string; raw: string[]; body: string } = { raw: [], body: '' };
+    const { url, server } = await rawServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (text: string) => (body += text));
+      req.on('end', () => {
+        seen = { url: req.url, raw: req.rawHeaders, body };
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(chunk({ content: 'ok' }) + 'data: [DONE]\n\n');
+      });
+    });
+    try {
+      const traced = model({}, url, () => ({ Authorization: 'Bearer stolen', 'X-Trace': 'a' }));
+      await collect(traced.stream(request()));
+      const names = seen.raw.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase());
+      const header = (name: string) => seen.raw.filter((_, index) => index % 2 === 1 && seen.raw[index - 1]!.toLowerCase() === name);
+      expect(seen.url).toBe('/v1/chat/completions');
+      expect(header('host')).toEqual([new URL(url).host]);
+      expect(header('authorization')).toEqual(['Bearer sk-test']);
+      expect(header('x-trace')).toEqual(['a']);
+      expect(header('content-length')).toEqual([String(Buffer.byteLength(seen.body))]);
+      expect(new Set(names).size).toBe(names.length);
+    } finally {
+      server.close();
+    }
+  });
+
   it('does not follow a redirect', async () => {
     const { url, server } = await rawServer((req, res) => {
       req.resume();
