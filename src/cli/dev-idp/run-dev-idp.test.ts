@@ -66,6 +66,34 @@ describe('portcullis dev-idp', () => {
     expect(await running.stop()).toBe(0);
   });
 
+  it('writes every settings line before it says it is listening, so a reader who waits for that finds them all', async () => {
+    const controller = new AbortController();
+    const said: string[] = [];
+    let listening!: () => void;
+    const ready = new Promise<void>((resolve) => (listening = resolve));
+    const io: CliIo = {
+      cwd,
+      signal: controller.signal,
+      stdout: (line) => said.push(`stdout ${line.split('=')[0]!}`),
+      stderr: (line) => {
+        said.push(`stderr ${line.split(' (')[0]!.replace(/\d+/g, 'N')}`);
+        if (line.includes('listening on')) listening();
+      },
+    };
+    const exit = runDevIdp(['--port', '0', '--state', 'ordered'], io);
+    await Promise.race([ready, exit]);
+    expect(said.slice(0, 6)).toEqual([
+      `stdout ${PREFIX}Instance`,
+      `stdout ${PREFIX}TenantId`,
+      `stdout ${PREFIX}ClientId`,
+      `stdout ${PREFIX}RequireHttpsMetadata`,
+      `stdout ${PREFIX}AllowAnonymous`,
+      'stderr dev identity provider listening on http://N.N.N.N:N',
+    ]);
+    controller.abort();
+    expect(await exit).toBe(0);
+  });
+
   it('comes back on the remembered port with the same ids, and token reads the same state', async () => {
     const first = await start(['--port', '0', '--state', 'again']);
     expect(await first.stop()).toBe(0);
