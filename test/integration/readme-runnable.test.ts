@@ -59,6 +59,7 @@ describe('README walkthroughs, on a fresh clone', () => {
     expect(linked).toEqual([await realpath(clone.dir)]);
   });
 
+  // The walkthroughs run at once, so on two shared cores each takes longer than its 1–2 minutes alone.
   for (const [name, blocks] of SESSIONS) {
     if (RUN_ELSEWHERE.has(name)) continue;
     it.concurrent(name, async () => {
@@ -70,6 +71,6 @@ describe('README walkthroughs, on a fresh clone', () => {
       } finally {
         await walkthrough.stop();
       }
-    }, 240_000);
+    }, 420_000);
   }
 });
