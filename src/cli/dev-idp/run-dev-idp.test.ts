@@ -15,6 +15,8 @@ afterAll(() => rm(cwd, { recursive: true, force: true }));
 interface Running {
   readonly config: Record<string, string>;
   readonly err: string[];
+  /** Every line it wrote, in order, as `stdout …` / `stderr …`. */
+  readonly said: string[];
   stop(): Promise<number>;
 }
 
@@ -23,23 +25,29 @@ async function start(args: string[]): Promise<Running> {
   const controller = new AbortController();
   const config: Record<string, string> = {};
   const err: string[] = [];
+  const said: string[] = [];
   let printed!: () => void;
   const ready = new Promise<void>((resolve) => (printed = resolve));
   const io: CliIo = {
     cwd,
     signal: controller.signal,
     stdout: (line) => {
+      said.push(`stdout ${line}`);
       const [key, ...value] = line.split('=');
       config[key!] = value.join('=');
       if (Object.keys(config).length === 5) printed();
     },
-    stderr: (line) => err.push(line),
+    stderr: (line) => {
+      said.push(`stderr ${line}`);
+      err.push(line);
+    },
   };
   const exit = runDevIdp(args, io);
   await Promise.race([ready, exit]);
   return {
     config,
     err,
+    said,
     stop: async () => {
       controller.abort();
       return exit;
@@ -67,22 +75,8 @@ describe('portcullis dev-idp', () => {
   });
 
   it('writes every settings line before it says it is listening, so a reader who waits for that finds them all', async () => {
-    const controller = new AbortController();
-    const said: string[] = [];
-    let listening!: () => void;
-    const ready = new Promise<void>((resolve) => (listening = resolve));
-    const io: CliIo = {
-      cwd,
-      signal: controller.signal,
-      stdout: (line) => said.push(`stdout ${line.split('=')[0]!}`),
-      stderr: (line) => {
-        said.push(`stderr ${line.split(' (')[0]!.replace(/\d+/g, 'N')}`);
-        if (line.includes('listening on')) listening();
-      },
-    };
-    const exit = runDevIdp(['--port', '0', '--state', 'ordered'], io);
-    await Promise.race([ready, exit]);
-    expect(said.slice(0, 6)).toEqual([
+    const running = await start(['--port', '0', '--state', 'ordered']);
+    expect(running.said.slice(0, 6).map((line) => line.replace(/=.*/, '').replace(/ \(issuer .*/, '').replace(/\d+/g, 'N'))).toEqual([
       `stdout ${PREFIX}Instance`,
       `stdout ${PREFIX}TenantId`,
       `stdout ${PREFIX}ClientId`,
@@ -90,8 +84,7 @@ describe('portcullis dev-idp', () => {
       `stdout ${PREFIX}AllowAnonymous`,
       'stderr dev identity provider listening on http://N.N.N.N:N',
     ]);
-    controller.abort();
-    expect(await exit).toBe(0);
+    expect(await running.stop()).toBe(0);
   });
 
   it('comes back on the remembered port with the same ids, and token reads the same state', async () => {
