@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continues, runnableBlocks, splitCommands } from './readme-blocks.js';
+import { continues, hereDocument, runnableBlocks, splitCommands } from './readme-blocks.js';
 
 describe('README runnable blocks', () => {
   it('reads the marker on the line before a shell fence, with its options, and leaves unmarked blocks out', () => {
@@ -18,7 +18,7 @@ describe('README runnable blocks', () => {
     ].join('\n');
     const [block, ...rest] = runnableBlocks(readme);
     expect(rest).toEqual([]);
-    expect(block).toMatchObject({ section: 'Walk', session: 'Other walk', line: 9, shownFile: 'a: 1\n' });
+    expect(block).toMatchObject({ section: 'Walk', session: 'Other walk', line: 9 });
     expect(block!.options).toEqual({ background: true, restart: false, expect: ['"ok":true', 'two'] });
     expect(block!.commands.map((command) => command.text)).toEqual(['npm start']);
   });
@@ -51,12 +51,46 @@ describe('README runnable blocks', () => {
     ]);
   });
 
-  it('splits prompt-style blocks at each `$ `, the other lines being the output shown', () => {
-    const commands = splitCommands(['$ curl -s \\', "    -d 'x' u", '{"handle":"h1"}', '', '$ HANDLE=h1'], 1);
+  it('refuses a `$ ` prompt: a block is pasted whole, its output shown as comments', () => {
+    expect(() => splitCommands(['$ curl -s u', '{"handle":"h1"}'], 7)).toThrow(/README\.md:7: a `\$ ` prompt/);
+  });
+
+  it("keeps a here-document's lines in its command, `#` lines and quotes included, up to its closing word", () => {
+    const commands = splitCommands(
+      [
+        'mkdir -p .portcullis',
+        "cat > .portcullis/support.yaml <<'YAML'",
+        'description: it\'s a dataset   # not a comment of the block',
+        '# nor this',
+        '',
+        '  - { type: icontains, value: "retry-after" }',
+        'YAML',
+        '# {"shown":true}',
+        'cat <<-EOF > a && cat <<B >> b',
+        '\tone (',
+        '\tEOF',
+        'two',
+        'B',
+        'echo done   # done',
+      ],
+      1,
+    );
     expect(commands.map(({ text, shown }) => ({ text, shown }))).toEqual([
-      { text: "curl -s \\\n    -d 'x' u", shown: ['{"handle":"h1"}'] },
-      { text: 'HANDLE=h1', shown: [] },
+      { text: 'mkdir -p .portcullis', shown: [] },
+      {
+        text: "cat > .portcullis/support.yaml <<'YAML'\ndescription: it's a dataset   # not a comment of the block\n# nor this\n\n  - { type: icontains, value: \"retry-after\" }\nYAML",
+        shown: ['{"shown":true}'],
+      },
+      { text: 'cat <<-EOF > a && cat <<B >> b\n\tone (\n\tEOF\ntwo\nB', shown: [] },
+      { text: 'echo done   # done', shown: ['done'] },
     ]);
+    expect([continues("cat > f <<'YAML'\na: 1"), continues('cat <<< "here-string"'), continues('echo "<<EOF"')]).toEqual([true, false, false]);
+  });
+
+  it('reads the file a here-document writes, after a heading', () => {
+    const readme = ['## A', "cat > x.yaml <<'YAML'", 'a: 0', 'YAML', '## B', 'mkdir -p d && cat > d/x.yaml <<YAML', 'b: 1', '# c', 'YAML', ''].join('\n');
+    expect(hereDocument(readme, '## B', 'd/x.yaml')).toBe('b: 1\n# c\n');
+    expect(() => hereDocument(readme, '## B', 'y.yaml')).toThrow(/no here-document writes y\.yaml/);
   });
 
   it('knows a command goes on while a quote or $( is open or a line ends in a backslash, not for a # in quotes', () => {

@@ -14,10 +14,11 @@
 // again, as a reader polls, until it prints this text) and `expect` (text the block must print; may
 // repeat). Values are quoted with " or '. How a walkthrough runs them: readme-walkthrough.ts.
 //
-// Each block is split into the commands a reader types: a `$ ` prompt starts one where the block
-// shows prompts (the other lines are the output shown), otherwise every line outside a comment,
-// continued while a quote or `$(` is open or a line ends in `\`. A `# terminal N` comment line sends
-// what follows to terminal N; the comments after a command are the output the README shows for it.
+// Each block is split into the commands a reader pastes: every line outside a comment, continued
+// while a quote or `$(` is open, a line ends in `\` or a here-document (`cat > FILE <<'YAML'` … `YAML`)
+// is not yet closed: its lines are the command's, `#` lines included. A `# terminal N` comment line
+// sends what follows to terminal N; the comments after a command are the output the README shows for
+// it. A block shows no `$ ` prompts (a reader pastes it whole): a line that starts with one is refused.
 
 export interface BlockOptions {
   readonly background: boolean;
@@ -44,8 +45,6 @@ export interface RunnableBlock {
   readonly line: number;
   readonly options: BlockOptions;
   readonly commands: readonly Command[];
-  /** The last non-shell fenced block before this one: the file the reader is told to save. */
-  readonly shownFile?: string;
 }
 
 const MARKER = /^<!--\s*runnable(?::(.*?))?\s*-->\s*$/;
@@ -58,7 +57,6 @@ export function runnableBlocks(readme: string): RunnableBlock[] {
   const lines = readme.split('\n');
   const blocks: RunnableBlock[] = [];
   let section = '';
-  let shownFile: string | undefined;
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!;
     if (line.startsWith('## ')) section = line.slice(3).trim();
@@ -70,14 +68,10 @@ export function runnableBlocks(readme: string): RunnableBlock[] {
     if (end === -1) throw new Error(`README.md:${i + 1}: the fence is never closed`);
     const body = lines.slice(i + 1, end);
     const language = fence[1]!;
-    if (language !== 'sh' && language !== 'bash') {
-      if (language !== '') shownFile = `${body.join('\n')}\n`;
-    } else {
-      const found = MARKER.exec(lines[i - 1] ?? '');
-      if (found !== null) {
-        const { session, ...options } = parseOptions(found[1] ?? '', i);
-        blocks.push({ session: session ?? section, section, line: i + 1, options, commands: splitCommands(body, i + 2), ...(shownFile === undefined ? {} : { shownFile }) });
-      }
+    const found = MARKER.exec(lines[i - 1] ?? '');
+    if ((language === 'sh' || language === 'bash') && found !== null) {
+      const { session, ...options } = parseOptions(found[1] ?? '', i);
+      blocks.push({ session: session ?? section, section, line: i + 1, options, commands: splitCommands(body, i + 2) });
     }
     i = end;
   }
@@ -113,7 +107,6 @@ function parseOptions(text: string, index: number): BlockOptions & { readonly se
 
 /** The commands of a block's lines (`firstLine`: the README line of the first). */
 export function splitCommands(lines: readonly string[], firstLine: number): Command[] {
-  const prompted = lines.some((line) => line.startsWith('$ '));
   const commands: Array<{ text: string; shown: string[]; terminal?: string; line: number }> = [];
   let terminal: string | undefined;
   let open: { text: string; shown: string[]; terminal?: string; line: number } | undefined;
@@ -122,18 +115,18 @@ export function splitCommands(lines: readonly string[], firstLine: number): Comm
       open.text += `\n${raw}`;
       return;
     }
+    if (raw.startsWith('$ ')) throw new Error(`README.md:${firstLine + index}: a \`$ \` prompt: show the command as it is pasted, its output as \`# \` comments`);
     const label = /^#\s*terminal\s+([\w-]+)/i.exec(raw);
     if (label !== null) {
       terminal = label[1]!;
       open = undefined;
       return;
     }
-    const starts = prompted ? raw.startsWith('$ ') : raw.trim() !== '' && !raw.trimStart().startsWith('#');
-    if (starts) {
-      open = { text: prompted ? raw.slice(2) : raw, shown: [], line: firstLine + index, ...(terminal === undefined ? {} : { terminal }) };
+    if (raw.trim() !== '' && !raw.trimStart().startsWith('#')) {
+      open = { text: raw, shown: [], line: firstLine + index, ...(terminal === undefined ? {} : { terminal }) };
       commands.push(open);
     } else if (open !== undefined && raw.trim() !== '') {
-      open.shown.push(prompted ? raw : raw.trimStart().replace(/^#\s?/, ''));
+      open.shown.push(raw.trimStart().replace(/^#\s?/, ''));
     }
   });
   for (const command of commands) {
@@ -143,9 +136,32 @@ export function splitCommands(lines: readonly string[], firstLine: number): Comm
   return commands;
 }
 
-/** Whether a command goes on to the next line: a quote or `$(`/`(` still open, or a trailing backslash. */
+/**
+ * Whether a command goes on to the next line: a quote or `$(`/`(` still open, a trailing backslash,
+ * or a here-document whose closing word has not come yet.
+ */
 export function continues(text: string): boolean {
   return scan(text).continues;
+}
+
+/**
+ * The body of the first here-document after the text `after` that writes `file`
+ * (`cat > FILE <<'WORD'` … `WORD`): what a reader who pastes the block has in that file.
+ */
+export function hereDocument(markdown: string, after: string, file: string): string {
+  const from = markdown.indexOf(after);
+  if (from === -1) throw new Error(`no ${JSON.stringify(after)} in the document`);
+  const rest = markdown.slice(from);
+  const opening = new RegExp(`> *${escapeRegExp(file)} *<<-?\\s*(['"]?)(\\w+)\\1[^\\n]*\\n`).exec(rest);
+  if (opening === null) throw new Error(`no here-document writes ${file} after ${JSON.stringify(after)}`);
+  const body = rest.slice(opening.index + opening[0].length);
+  const closing = body.split('\n').indexOf(opening[2]!);
+  if (closing === -1) throw new Error(`the here-document writing ${file} is never closed`);
+  return `${body.split('\n').slice(0, closing).join('\n')}\n`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The comment at the end of a command's last line, as shown output (`curl … # {"stopped":true}`). */
@@ -154,13 +170,35 @@ function trailingComment(text: string): string | undefined {
   return comment !== undefined && !text.slice(comment).includes('\n') ? text.slice(comment + 1).trim() : undefined;
 }
 
-/** Reads a command as bash would, far enough to know whether it is complete and where its last comment starts. */
+const HERE_DOCUMENT = /<<(-?)\s*(['"]?)([A-Za-z_]\w*)\2/y;
+
+/**
+ * Reads a command as bash would, far enough to know whether it is complete and where its last comment
+ * starts: quotes, backslashes, parentheses, comments and here-documents (whose lines are skipped).
+ */
 function scan(text: string): { readonly continues: boolean; readonly comment?: number } {
   let quote: string | undefined;
   let depth = 0;
   let comment: number | undefined;
+  /** Here-documents opened on the current line, read from the next line on: their closing words. */
+  const pending: Array<{ readonly word: string; readonly tabs: boolean }> = [];
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i]!;
+    if (c === '\n' && quote === undefined && pending.length > 0) {
+      // The lines after the operator are the documents' bodies, each up to its closing word.
+      let at = i + 1;
+      while (pending.length > 0) {
+        if (at > text.length) return { continues: true };
+        const eol = text.indexOf('\n', at);
+        const line = text.slice(at, eol === -1 ? text.length : eol);
+        if ((pending[0]!.tabs ? line.replace(/^\t+/, '') : line) === pending[0]!.word) pending.shift();
+        at = eol === -1 ? text.length + 1 : eol + 1;
+      }
+      comment = undefined;
+      i = at - 2; // the loop's step lands on the line after the last closing word (on its newline, if any)
+      if (i + 1 >= text.length) break;
+      continue;
+    }
     if (quote === "'") {
       if (c === "'") quote = undefined;
     } else if (c === '\\') {
@@ -174,12 +212,21 @@ function scan(text: string): { readonly continues: boolean; readonly comment?: n
       comment = i;
       const eol = text.indexOf('\n', i);
       if (eol === -1) break;
-      i = eol;
+      i = eol - 1; // the newline itself is read next: a here-document may start after it
+    } else if (c === '<' && text.startsWith('<<', i) && !text.startsWith('<<<', i)) {
+      HERE_DOCUMENT.lastIndex = i;
+      const found = HERE_DOCUMENT.exec(text);
+      if (found !== null) {
+        pending.push({ word: found[3]!, tabs: found[1] === '-' });
+        i = HERE_DOCUMENT.lastIndex - 1;
+      } else {
+        i += 1;
+      }
     } else if (c === '(') {
       depth += 1;
     } else if (c === ')') {
       depth -= 1;
     }
   }
-  return { continues: quote !== undefined || depth > 0, ...(comment === undefined ? {} : { comment }) };
+  return { continues: quote !== undefined || depth > 0 || pending.length > 0, ...(comment === undefined ? {} : { comment }) };
 }

@@ -1,5 +1,5 @@
 // Runs one README walkthrough (the runnable blocks of one session, readme-blocks.ts) the way a reader
-// does, in terminal windows (terminal.ts) opened in a checkout:
+// pastes it, in terminal windows (terminal.ts) opened in a checkout:
 // - every command is typed into the terminal its block's `# terminal N` names, else where the reader
 //   is typing; a command that keeps running (a `background` block's service) keeps its terminal,
 //   so what the reader types next goes to a new one; typing into a terminal whose service is still
@@ -7,17 +7,16 @@
 // - the README's fixed ports (every host:port and --port number of the walkthrough, and 8080,
 //   npm start's and the CLI's default, given as PORT and PORTCULLIS_URL) become free ports, the
 //   same number the same port throughout; `/tmp/` becomes a folder of the walkthrough's own;
-// - the ids a reader copies from what a command printed (`HANDLE=UmHG_…`, `…/runs/z2SN…`) are
-//   the ones it printed here (copied-ids.ts);
-// - `$EDITOR FILE` saves the file the README shows just before the block, as the reader is told to;
-//   `$PROJECT_DIR`, the reader's own project, is a folder of the walkthrough's own;
+// - nothing else is filled in: the ids a block uses are the ones earlier commands captured into
+//   shell variables (`HANDLE=$(curl … | jq -r .handle)`), the files it uses are the ones it wrote
+//   (`cat > FILE <<'YAML'`), and a variable nothing set is an error (`set -u`), as a pasted block
+//   must not rely on the reader's own $EDITOR, project or token;
 // - `npm install` is a shell function that says it is skipped: node_modules and dist/ are in place.
 // It asserts nothing about outputs beyond the block options (`expect`, `until`, `poll`); a command
 // that fails, or a shell that exits, fails the walkthrough with what its terminals show.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
-import { CopiedIds } from './copied-ids.js';
 import type { RunnableBlock } from './readme-blocks.js';
 import { freePort } from './free-port.js';
 import { Terminal } from './terminal.js';
@@ -32,9 +31,9 @@ const POLL_INTERVAL_MS = 100;
 export interface WalkthroughOptions {
   /** The checkout the terminals open in. */
   readonly cwd: string;
-  /** A folder of this walkthrough's own (its /tmp, its $PROJECT_DIR, its editor's file). */
+  /** A folder of this walkthrough's own (its /tmp). */
   readonly scratch: string;
-  /** The environment every terminal starts with (PATH, HOME, npm's settings); PORT, PORTCULLIS_URL, EDITOR and PROJECT_DIR are added. */
+  /** The environment every terminal starts with (PATH, HOME, npm's settings); PORT and PORTCULLIS_URL are added. */
   readonly env: Record<string, string>;
 }
 
@@ -46,7 +45,6 @@ export class Walkthrough {
   readonly #terminals = new Map<string, Terminal>();
   /** Terminals whose foreground command is a service that keeps running. */
   readonly #serving = new Set<string>();
-  readonly #ids = new CopiedIds();
   #current: string | undefined;
   #opened = 0;
 
@@ -60,7 +58,7 @@ export class Walkthrough {
   static async start(name: string, blocks: readonly RunnableBlock[], options: WalkthroughOptions): Promise<Walkthrough> {
     const ports = new Map<number, number>();
     for (const port of [DEFAULT_PORT, ...blocks.flatMap(readmePorts)]) if (!ports.has(port)) ports.set(port, await freePort());
-    for (const folder of ['tmp', 'project']) await mkdir(join(options.scratch, folder), { recursive: true });
+    await mkdir(join(options.scratch, 'tmp'), { recursive: true });
     return new Walkthrough(name, blocks, options, ports);
   }
 
@@ -98,7 +96,6 @@ export class Walkthrough {
   async #run(block: RunnableBlock): Promise<void> {
     const { options } = block;
     if (options.restart) for (const name of [...this.#serving]) await this.#close(name);
-    if (block.shownFile !== undefined) await writeFile(join(this.#options.scratch, 'shown-file'), block.shownFile);
     const printed: string[] = [];
     const polled = options.poll === undefined ? -1 : pollIndex(block, options.poll);
     let last: { terminal: Terminal; from: number } | undefined;
@@ -110,7 +107,6 @@ export class Walkthrough {
       if (typed.state === 'running') this.#serving.add(name);
       let { output } = typed;
       if (index === polled) output = await poll(terminal, text, this.#asTyped(options.poll!), output);
-      this.#ids.read(command.shown, output, (before) => this.#asTyped(before));
       printed.push(output);
       last = { terminal, from };
     }
@@ -145,7 +141,7 @@ export class Walkthrough {
     name ??= `(new terminal ${(this.#opened += 1)})`;
     let terminal = this.#terminals.get(name);
     if (terminal === undefined) {
-      terminal = new Terminal({ cwd: this.#options.cwd, env: this.#env(), prelude: NPM_INSTALL_SKIPPED });
+      terminal = new Terminal({ cwd: this.#options.cwd, env: this.#env(), prelude: PRELUDE });
       this.#terminals.set(name, terminal);
     }
     this.#current = name;
@@ -154,22 +150,14 @@ export class Walkthrough {
 
   #env(): Record<string, string> {
     const port = this.port(DEFAULT_PORT);
-    return {
-      ...this.#options.env,
-      PORT: String(port),
-      PORTCULLIS_URL: `http://127.0.0.1:${port}`,
-      EDITOR: `cp ${join(this.#options.scratch, 'shown-file')}`,
-      PROJECT_DIR: join(this.#options.scratch, 'project'),
-    };
+    return { ...this.#options.env, PORT: String(port), PORTCULLIS_URL: `http://127.0.0.1:${port}` };
   }
 
-  /** The command as this walkthrough types it: ids read here, free ports, its own /tmp. */
+  /** The command as this walkthrough types it: free ports, its own /tmp. */
   #asTyped(text: string): string {
-    return this.#ids.replace(text, (rest) => {
-      let typed = rest;
-      for (const [readme, free] of this.#ports) typed = typed.replace(new RegExp(`\\b${readme}\\b`, 'g'), String(free));
-      return typed.replaceAll('/tmp/', `${join(this.#options.scratch, 'tmp')}/`);
-    });
+    let typed = text;
+    for (const [readme, free] of this.#ports) typed = typed.replace(new RegExp(`\\b${readme}\\b`, 'g'), String(free));
+    return typed.replaceAll('/tmp/', `${join(this.#options.scratch, 'tmp')}/`);
   }
 
   #transcript(): string {
@@ -195,7 +183,8 @@ async function poll(terminal: Terminal, command: string, wanted: string, first: 
   return output;
 }
 
-const NPM_INSTALL_SKIPPED = `npm() { if [ "$1" = install ]; then echo "(npm install: skipped; this clone has node_modules linked and dist/ built)"; else command npm "$@"; fi; }`;
+/** Typed first in every terminal: `npm install` skipped, and a variable nothing set is an error, not an empty word. */
+const PRELUDE = `npm() { if [ "\${1-}" = install ]; then echo "(npm install: skipped; this clone has node_modules linked and dist/ built)"; else command npm "$@"; fi; }\nset -u`;
 
 /** The fixed ports a block uses: every 127.0.0.1/localhost URL's and every --port. */
 function readmePorts(block: RunnableBlock): number[] {

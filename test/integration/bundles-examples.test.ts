@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_AGENT_RULES } from '../../src/models/scripted/example-agent-rules.js';
+import { hereDocument } from '../helpers/readme-blocks.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { listen, type Frame } from './bundles-harness.js';
 import { answerOf, developmentSettings, REPO, resultOf, streamExample, toolsCalled } from './example-bundles-harness.js';
@@ -89,7 +90,7 @@ describe('example bundles answer their README demo question offline', () => {
 
   it("leaves the shipped eval datasets' and the README dataset's inputs to the echo and `call`", async () => {
     const readme = await readFile(join(REPO, 'README.md'), 'utf8');
-    const documents = [/### 7\. Write a dataset[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1]!];
+    const documents = [hereDocument(readme, '### 7. Write a dataset', '.portcullis/my-evals/support.yaml')];
     for (const file of await readdir(join(REPO, 'examples/evals'))) documents.push(await readFile(join(REPO, 'examples/evals', file), 'utf8'));
     const inputs = documents.flatMap((text) => [...text.matchAll(/"?input"?:\s*"?([^"\n]+)/g)].map((m) => m[1]!.trim()));
     expect(inputs.length).toBeGreaterThan(10);

@@ -1,5 +1,5 @@
 // The built `portcullis` in shell pipelines (issue 27, decision 2701): `serve 2>&1 | jq …` — the
-// README's audit recipe — gets JSON on every line, the start-up banner included, while stdout alone
+// audit recipe of docs/reference/operating.md — gets JSON on every line, the start-up banner included, while stdout alone
 // keeps its human lines; and a reader that closes early (`… | head -3`) ends a command quietly.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 describe('serve 2>&1 | jq (the audit recipe)', () => {
   it('writes only JSON lines into the merged stream: the banner is one service.started line, and a denied tool call is selectable', async () => {
-    // As the README runs it: through a shell, stderr merged into stdout's pipe.
+    // As the recipe runs it: through a shell, stderr merged into stdout's pipe.
     const child = spawn('sh', ['-c', `exec '${process.execPath}' '${CLI}' serve --port 0 2>&1`], {
       cwd,
       env: { PATH: process.env.PATH ?? '', ...DEVELOPMENT, AppConfig__AI__BundleExecution__Envelopes__Default__AllowedTools__0: 'clock', AppConfig__AI__BundleExecution__Auth__AnonymousRoles__0: 'Harness.Tools.Invoke' },

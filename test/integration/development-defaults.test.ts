@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/platform/config/index.js';
 import { createLogger } from '../../src/platform/log/index.js';
+import { hereDocument } from '../helpers/readme-blocks.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { bundleZip, register } from './bundles-harness.js';
 import { runToEnd } from './evals-harness.js';
@@ -18,18 +19,14 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 let t: TestApp;
 
-/** The first ```yaml block after a README heading. */
-async function readmeYaml(heading: string): Promise<string> {
-  const readme = await readFile(join(repo, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf(heading));
-  const match = /```yaml\n([\s\S]*?)```/.exec(section);
-  if (match === null) throw new Error(`no yaml block after ${heading}`);
-  return match[1]!;
+/** The README's dataset of "Write a dataset": the file its block writes. */
+async function readmeDataset(): Promise<string> {
+  return hereDocument(await readFile(join(repo, 'README.md'), 'utf8'), '### 7. Write a dataset', '.portcullis/my-evals/support.yaml');
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'portcullis-development-'));
-  await writeFile(join(dir, 'support.yaml'), await readmeYaml('### 7. Write a dataset'));
+  await writeFile(join(dir, 'support.yaml'), await readmeDataset());
   const loaded = loadConfig({
     cwd: repo,
     env: {

@@ -3,7 +3,8 @@
 // `npm start` with the webhook setting, then terminal 2, where the shipped receiver runs in the
 // background. Beyond what the markers check, the receiver must print a verified eval.run.finished
 // naming the webhook, refuse the README's forged request, accept a request genuinely signed with the
-// printed secret and refuse it once its body is altered; the secret is printed once.
+// secret the create answered (`--json`, read with jq) and refuse it once its body is altered; the secret
+// is printed once.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,8 +39,8 @@ describe('README Integrating: a nightly eval that posts a signed webhook', () =>
     for (const block of blocks.slice(0, -1)) await walkthrough!.run(block);
 
     const out = walkthrough!.output('2');
-    const [, webhookId] = /^created webhook (\S+): http:\/\/127\.0\.0\.1:\d+\/hooks$/m.exec(out)!;
-    const [, secret] = /^secret: (whsec_\S+)$/m.exec(out)!;
+    const [, webhookId] = /^\{"id":"([^"]+)","url":"http:\/\/127\.0\.0\.1:\d+\/hooks"/m.exec(out)!;
+    const [, secret] = /"secret":"(whsec_[^"]+)"/.exec(out)!;
     expect(out.split(secret!)).toHaveLength(2);
     expect(out).toMatch(/^created schedule \S+ \(nightly evals\): 0 2 \* \* \* in Europe\/Paris\nnext fire: \S+T0[01]:00:00\.000Z \(\S+ 02:00:00 Europe\/Paris\)\ntarget: eval tool-use$/m);
     expect(out).toMatch(/^verified eval\.run\.finished msg_\S+ jobId=\S+ status=Succeeded verdict=Pass$/m);

@@ -1,15 +1,18 @@
-// The README's walkthroughs run as written, on a fresh clone, so a README that drifts from the code
-// fails here. Which blocks run, and how, is marked in README.md itself: an HTML comment on the line
-// before a ```sh fence, invisible once rendered (the grammar is in test/helpers/readme-blocks.ts):
+// The README's walkthroughs run as written, on a fresh clone, so a README that drifts from the code,
+// or a block a reader could not paste as it stands, fails here. Which blocks run, and how, is marked in
+// README.md itself: an HTML comment on the line before a ```sh fence, invisible once rendered (the
+// grammar is in test/helpers/readme-blocks.ts):
 //
-//   <!-- runnable -->                typed into the walkthrough's terminal; every command must succeed
+//   <!-- runnable -->                pasted into the walkthrough's terminal; every command must succeed
 //   <!-- runnable: background -->    starts a service (npm start, dev-idp, serve): it keeps running once
 //                                    it prints "listening on", and the reader goes on in another terminal
 //   options: session="…" (the walkthrough a block continues; default: its ## section), restart,
 //   until="…", poll="…", expect="…"
 //
 // Unmarked blocks are illustrative: they need a real model's API key, a PostgreSQL server of your
-// own, Docker, your own project or ids of resources no walkthrough creates.
+// own, Docker or your own project. Nothing is filled in for a marked block but free ports: the ids it
+// uses are the ones earlier blocks kept in shell variables with jq, and a variable nothing set fails
+// it (set -u).
 //
 // Each walkthrough (session) runs in its own terminals, with its own free ports, concurrently with the
 // others, in one clone of the committed HEAD (test/helpers/fresh-clone.ts: git clone, node_modules
@@ -48,7 +51,7 @@ afterAll(async () => {
 
 describe('README walkthroughs, on a fresh clone', () => {
   it("has the walkthroughs it promises; npx runs the clone's own build, which needs no rebuilding", async () => {
-    expect([...SESSIONS.keys()]).toEqual(['Five-minute quickstart', 'Workflows: a branch, a human gate, a stream', 'Evals: datasets, verdicts, JUnit', ...RUN_ELSEWHERE]);
+    expect([...SESSIONS.keys()]).toEqual(['Five-minute quickstart', 'Token quickstart', 'Workflows: a branch, a human gate, a stream', 'Evals: datasets, verdicts, JUnit', ...RUN_ELSEWHERE]);
     const check = await promisify(execFile)(process.execPath, ['scripts/build-if-changed.mjs', '--check'], { cwd: clone.dir });
     expect(check.stdout.trim()).toBe('up to date');
     const npx = join(clone.env.npm_config_cache!, '_npx');
@@ -56,6 +59,7 @@ describe('README walkthroughs, on a fresh clone', () => {
     expect(linked).toEqual([await realpath(clone.dir)]);
   });
 
+  // The walkthroughs run at once, so on two shared cores each takes longer than its 1–2 minutes alone.
   for (const [name, blocks] of SESSIONS) {
     if (RUN_ELSEWHERE.has(name)) continue;
     it.concurrent(name, async () => {
@@ -67,6 +71,6 @@ describe('README walkthroughs, on a fresh clone', () => {
       } finally {
         await walkthrough.stop();
       }
-    }, 240_000);
+    }, 420_000);
   }
 });

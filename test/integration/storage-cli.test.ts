@@ -73,7 +73,7 @@ describe('portcullis migrate', () => {
     expect(first.stderr + again.stderr).not.toContain(PASSWORD);
   });
 
-  // Issue 27: the README's PostgreSQL snippet runs migrate before any authentication is configured.
+  // Issue 27: the PostgreSQL snippet (docs/reference/postgres.md) runs migrate before any authentication is configured.
   it('needs no authentication: a Production configuration with storage keys only migrates, and with Memory has nothing to do', async () => {
     const storageOnly = (storage: Record<string, string>): Record<string, string> => ({ AppConfig__Logging__Level: 'warn', ...storage });
     const serve = await runCli(['serve', '--port', '0'], { cwd, env: storageOnly({}) });

@@ -15,6 +15,8 @@ afterAll(() => rm(cwd, { recursive: true, force: true }));
 interface Running {
   readonly config: Record<string, string>;
   readonly err: string[];
+  /** Every line it wrote, in order, as `stdout …` / `stderr …`. */
+  readonly said: string[];
   stop(): Promise<number>;
 }
 
@@ -23,23 +25,29 @@ async function start(args: string[]): Promise<Running> {
   const controller = new AbortController();
   const config: Record<string, string> = {};
   const err: string[] = [];
+  const said: string[] = [];
   let printed!: () => void;
   const ready = new Promise<void>((resolve) => (printed = resolve));
   const io: CliIo = {
     cwd,
     signal: controller.signal,
     stdout: (line) => {
+      said.push(`stdout ${line}`);
       const [key, ...value] = line.split('=');
       config[key!] = value.join('=');
       if (Object.keys(config).length === 5) printed();
     },
-    stderr: (line) => err.push(line),
+    stderr: (line) => {
+      said.push(`stderr ${line}`);
+      err.push(line);
+    },
   };
   const exit = runDevIdp(args, io);
   await Promise.race([ready, exit]);
   return {
     config,
     err,
+    said,
     stop: async () => {
       controller.abort();
       return exit;
@@ -63,6 +71,19 @@ describe('portcullis dev-idp', () => {
     const discovery = await fetch(`${instance}${running.config[`${PREFIX}TenantId`]}/v2.0/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(running.err.join('\n')).toContain('listening on');
+    expect(await running.stop()).toBe(0);
+  });
+
+  it('writes every settings line before it says it is listening, so a reader who waits for that finds them all', async () => {
+    const running = await start(['--port', '0', '--state', 'ordered']);
+    expect(running.said.slice(0, 6).map((line) => line.replace(/=.*/, '').replace(/ \(issuer .*/, '').replace(/\d+/g, 'N'))).toEqual([
+      `stdout ${PREFIX}Instance`,
+      `stdout ${PREFIX}TenantId`,
+      `stdout ${PREFIX}ClientId`,
+      `stdout ${PREFIX}RequireHttpsMetadata`,
+      `stdout ${PREFIX}AllowAnonymous`,
+      'stderr dev identity provider listening on http://N.N.N.N:N',
+    ]);
     expect(await running.stop()).toBe(0);
   });
 
