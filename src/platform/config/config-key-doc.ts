@@ -1,4 +1,4 @@
-// One row of the configuration reference (README table, `--help`-style listings).
+// One row of the configuration reference (docs/reference/configuration.md, `--help`-style listings).
 
 export interface ConfigKeyDoc {
   /** Full key; map keys as patterns (`AppConfig:AI:McpServers:{name}:Transport`); environment-only names as written. */

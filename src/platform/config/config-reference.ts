@@ -1,5 +1,5 @@
 // The configuration reference: one row per key, generated from the key table (plus the few
-// settings read straight from environment variables), for the README table and its check.
+// settings read straight from environment variables), for docs/reference/configuration.md and its check.
 import type { ConfigKeyDoc } from './config-key-doc.js';
 import { hostSettingDocs } from './host-settings.js';
 import type { KeyEntry } from './key-entry.js';

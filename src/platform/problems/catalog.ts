@@ -23,7 +23,7 @@ export type ProblemCode =
 export interface ProblemEntry {
   readonly status: number;
   readonly title: string;
-  /** What the problem means, for the README table and the OpenAPI description. */
+  /** What the problem means, for docs/reference/errors.md and the OpenAPI description. */
   readonly meaning: string;
 }
 
