@@ -1,7 +1,8 @@
 // `npm install` builds the project through `prepare`, and so does the first `npx portcullis` of a
 // checkout: npx links the checkout into its own cache and runs its `prepare` again. That second build
 // took 20 s and rewrote dist/ under a running `npm start`. This script builds only when an input of
-// the build changed since the last one: it fingerprints every input file (path, size, mtime) and
+// the build changed since the last one: it fingerprints every input file (its path and contents, not
+// its mtime: a clone, a checkout of another branch and back, or a `touch` change no content) and
 // compares with the fingerprint the last build left in dist/.build-inputs.
 //
 //   node scripts/build-if-changed.mjs          build when an input changed (the `prepare` script)
@@ -36,7 +37,9 @@ function fingerprint() {
     if (stat.isDirectory()) {
       for (const name of readdirSync(path).sort()) visit(join(path, name));
     } else if (stat.isFile()) {
-      hash.update(`${rel}\0${stat.size}\0${stat.mtimeMs}\n`);
+      hash.update(`${rel}\0${stat.size}\0`);
+      hash.update(readFileSync(path));
+      hash.update('\n');
     }
   };
   for (const input of INPUTS) visit(join(root, input));

@@ -2,7 +2,8 @@
 // leaves it: node_modules (a link to this checkout's), dist/ (a copy of this checkout's build) and
 // the build's stamp, so `prepare` (scripts/build-if-changed.mjs), which the first `npx portcullis` of
 // a checkout runs, finds the build up to date instead of rebuilding for 20 s. The stamp is written
-// again in the clone because it fingerprints the inputs' mtimes, which a clone does not keep.
+// again in the clone: it fingerprints the inputs' contents, and the clone holds the committed ones,
+// which may differ from this checkout's working tree.
 // Nothing is downloaded (npm runs offline, with a cache of the clone's own); untracked and ignored
 // files of this checkout are not in the clone.
 import { execFile } from 'node:child_process';

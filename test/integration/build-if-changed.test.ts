@@ -3,7 +3,7 @@
 // whole project (20 s, rewriting dist/ under a running service). Here the script runs in a scratch
 // project whose `build` counts its runs, so each case shows whether a build happened.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -63,6 +63,16 @@ describe('scripts/build-if-changed.mjs (the prepare script)', () => {
     expect(await builds()).toBe(4);
     await prepare();
     expect(await builds()).toBe(4);
+  });
+
+  it('compares contents, not mtimes: a file touched or rewritten with the same bytes builds nothing', async () => {
+    const before = await builds();
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(project, 'src', 'a.ts'), later, later);
+    await writeFile(join(project, 'package.json'), await readFile(join(project, 'package.json')));
+    expect(await check()).toBe(0);
+    expect(await prepare()).toContain('dist/ is up to date');
+    expect(await builds()).toBe(before);
   });
 
   it('ignores what the build itself writes (the generated client types) and rebuilds a checkout whose dist/ lost its entry point', async () => {
