@@ -70,6 +70,9 @@ describe('a lane shared by a flooding owner and an ordinary one', () => {
     expect(heldWhenAnswered).toEqual([2]);
     await held.arrived(3);
     const aliceStatuses = await Promise.all(flood.map(async (jobId) => (await poll(t.app, aliceHandle, jobId, alice)).json<{ status: string }>().status));
-    expect(aliceStatuses).toEqual(['Succeeded', 'Running', 'Running', 'Queued', 'Queued', 'Queued']);
+    // Of her first two runs, the one whose model call was released first has finished (which of the two
+    // called first is the dispatcher's race); her third started after Bob's; the rest still wait.
+    expect(aliceStatuses.slice(0, 2).sort()).toEqual(['Running', 'Succeeded']);
+    expect(aliceStatuses.slice(2)).toEqual(['Running', 'Queued', 'Queued', 'Queued']);
   });
 });
