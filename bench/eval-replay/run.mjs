@@ -25,15 +25,13 @@
 //    parallelism; ratio = durationMs ÷ ideal. Target at 128: ≤ 1.2.
 // Every run also reports the service process's CPU time over it (start to the report's fetch: polls
 // and report.xml included), a figure other load on the machine disturbs far less than wall time.
-import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { startDevIdp } from '../../dist/src/cli/dev-idp/index.js';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
+import { startSuiteFakeModel } from '../lib/suite-fake-model.mjs';
 import { alternate, median, round, show, spread } from '../lib/stats.mjs';
 
 const CASES = 32;
@@ -71,52 +69,17 @@ const loadAverage = async () => (await readFile('/proc/loadavg', 'utf8')).split(
  * that offers tools plays the 20-step conversation (by the count of tool results it already carries);
  * any other is answered "ok". Every answer waits `latencyMs` first. `count()`: requests received so far.
  */
-async function startFakeModelServer(work, latencyMs) {
-  const source = await readFile(fileURLToPath(new URL('../../test/helpers/fake-openai-server.ts', import.meta.url)), 'utf8');
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-  await writeFile(join(work, 'fake-openai-server.mjs'), outputText);
-  const launcher = join(work, 'fake-model-launcher.mjs');
-  await writeFile(
-    launcher,
-    [
-      "import { startFakeOpenAIServer } from './fake-openai-server.mjs';",
-      'const { latency, squares, first, final } = JSON.parse(process.argv[2]);',
-      "const call = (n) => ({ toolCall: { name: 'calculator', argumentChunks: [JSON.stringify({ operation: 'evaluate', parameters: { expression: `${n}*${n}` } })] } });",
-      'const reply = (...steps) => ({ type: "stream", steps: [{ delayMs: latency }, ...steps] });',
-      'const fake = await startFakeOpenAIServer((body) => {',
-      '  if (!Array.isArray(body?.tools) || body.tools.length === 0) return reply({ text: "ok" });',
-      "  const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;",
-      '  if (done === 0) return reply({ text: first }, call(1), call(2));',
-      '  if (done < squares) return reply(call(done + 1));',
-      '  return reply({ text: final });',
-      '});',
-      'process.send({ url: fake.url });',
-      'process.on("message", async (message) => {',
-      "  if (message === 'count') return process.send({ count: fake.requests.length });",
-      '  await fake.close();',
-      '  process.exit(0);',
-      '});',
-    ].join('\n'),
-  );
-  const child = fork(launcher, [JSON.stringify({ latency: latencyMs, squares: SQUARES, first: FIRST_TEXT, final: FINAL_TEXT })], { stdio: 'inherit' });
-  const { url } = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the fake model server exited (${code})`)));
-  });
-  return {
-    url,
-    count: () =>
-      new Promise((resolve) => {
-        const onMessage = (message) => {
-          if (message.count === undefined) return;
-          child.off('message', onMessage);
-          resolve(message.count);
-        };
-        child.on('message', onMessage);
-        child.send('count');
-      }),
-    close: () => new Promise((resolve) => { child.once('exit', resolve); child.send('close'); }),
-  };
+function startFakeModelServer(work, latencyMs) {
+  const handler = `(body, { latency, squares, first, final }) => {
+    const call = (n) => ({ toolCall: { name: 'calculator', argumentChunks: [JSON.stringify({ operation: 'evaluate', parameters: { expression: \`\${n}*\${n}\` } })] } });
+    const reply = (...steps) => ({ type: 'stream', steps: [{ delayMs: latency }, ...steps] });
+    if (!Array.isArray(body?.tools) || body.tools.length === 0) return reply({ text: 'ok' });
+    const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;
+    if (done === 0) return reply({ text: first }, call(1), call(2));
+    if (done < squares) return reply(call(done + 1));
+    return reply({ text: final });
+  }`;
+  return startSuiteFakeModel(work, handler, { latency: latencyMs, squares: SQUARES, first: FIRST_TEXT, final: FINAL_TEXT });
 }
 
 const lines = (prefix, extra) => Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: `${prefix}-${i + 1}`, input: 'ping', ...extra })).join('\n');

@@ -4,15 +4,13 @@
 // as `portcullis serve`, driven over HTTP (JWT with Harness.Evals.Execute, start, poll). Each case is
 // one model call answered "ok" and one `equals` assertion. Ideal = executions × latency ÷ parallelism;
 // ratio = the run's durationMs ÷ ideal. Target at 128: ≤ 1.2 (issue 36).
-import { fork } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { startDevIdp } from '../../dist/src/cli/dev-idp/index.js';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
+import { startSuiteFakeModel } from '../lib/suite-fake-model.mjs';
 import { round, show, spread } from '../lib/stats.mjs';
 
 const CASES = 32;
@@ -23,29 +21,9 @@ const PARALLELISM = (process.env.BENCH_PARALLELISM ?? '16,128').split(',').map(N
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET = 1.2; // issue 36 (row 7 of issue #11 asked ≤ 1.5)
 
-/** The test suite's fake model server (TypeScript), transpiled once and run in a child process. */
-async function startFakeModelServer(work, latencyMs) {
-  const source = await readFile(fileURLToPath(new URL('../../test/helpers/fake-openai-server.ts', import.meta.url)), 'utf8');
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-  await writeFile(join(work, 'fake-openai-server.mjs'), outputText);
-  const launcher = join(work, 'fake-model-launcher.mjs');
-  await writeFile(
-    launcher,
-    [
-      "import { startFakeOpenAIServer } from './fake-openai-server.mjs';",
-      'const latency = Number(process.argv[2]);',
-      "const fake = await startFakeOpenAIServer(() => ({ type: 'stream', steps: [{ delayMs: latency }, { text: 'ok' }] }));",
-      'process.send({ url: fake.url });',
-      "process.on('message', async () => { await fake.close(); process.exit(0); });",
-    ].join('\n'),
-  );
-  const child = fork(launcher, [String(latencyMs)], { stdio: 'inherit' });
-  const { url } = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the fake model server exited (${code})`)));
-  });
-  return { url, close: () => new Promise((resolve) => { child.once('exit', resolve); child.send('close'); }) };
-}
+/** Every request is answered "ok" after `latency` ms, by the suite's fake server in its own process. */
+const startFakeModelServer = (work, latencyMs) =>
+  startSuiteFakeModel(work, "(body, { latency }) => ({ type: 'stream', steps: [{ delayMs: latency }, { text: 'ok' }] })", { latency: latencyMs });
 
 const jsonl = (prefix) =>
   Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: `${prefix}-${i + 1}`, input: 'ping', assert: [{ type: 'equals', value: 'ok' }] })).join('\n');
