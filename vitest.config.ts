@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { ENABLE_BROWSER_TESTS, findChromium } from './test/browser/find-chromium.js';
+import { VITEST_BASE } from './test/vitest-base.js';
 
 // The console's browser tests need a Chromium; without one they are left out, said in one line.
 const browserTests = findChromium() !== null;
@@ -11,13 +12,10 @@ if (!browserTests && process.env.VITEST_WORKER_ID === undefined) {
 // PostgreSQL (test/helpers/test-storage.ts), so both providers answer the same tests.
 export default defineConfig({
   test: {
-    environment: 'node',
+    ...VITEST_BASE,
+    reporters: [...VITEST_BASE.reporters],
     // One embedded PostgreSQL server per run (test/helpers/postgres.ts gives each file a schema).
     globalSetup: ['./test/helpers/postgres-global-setup.ts'],
-    pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-    reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       {
         extends: true,

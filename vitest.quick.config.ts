@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { VITEST_BASE } from './test/vitest-base.js';
 
 // `npm run test:quick`, the inner loop (issue 42): the unit tests on Memory and one smoke test per
 // family (test/smoke), without the HTTP integration suite, the PostgreSQL-backed tests (they need the
@@ -28,11 +29,8 @@ const EXCLUDED = [
 
 export default defineConfig({
   test: {
-    environment: 'node',
-    pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-    reporters: ['default', './test/helpers/summary-reporter.ts'],
+    ...VITEST_BASE,
+    reporters: [...VITEST_BASE.reporters],
     projects: [
       {
         extends: true,
