@@ -22,7 +22,9 @@
 //    { steps: [{ model: { text: "ok", toolCalls: [] } }] } and no `assert`, so the default
 //    matches-recording), both started with `replay: "tools"` (the live model; a case without a recording
 //    runs as "none"), alternated per parallelism (16 and 128, RUNS each). Ideal = executions × latency ÷
-//    parallelism; ratio = durationMs ÷ ideal. Target at 128: ≤ 1.2.
+//    parallelism; ratio = durationMs ÷ ideal. Target at 128: ≤ 1.2. Before the counted runs, BENCH_WARMUP
+//    (2) alternated rounds at each parallelism; after each pair, the floor: the same 480 calls from a
+//    bare client to the same fake (bench/lib/bare-client.mjs), no service.
 // Every run also reports the service process's CPU time over it (start to the report's fetch: polls
 // and report.xml included), a figure other load on the machine disturbs far less than wall time.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -31,6 +33,7 @@ import { join } from 'node:path';
 import { startDevIdp } from '../../dist/src/cli/dev-idp/index.js';
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
+import { bareClient } from '../lib/bare-client.mjs';
 import { startSuiteFakeModel } from '../lib/suite-fake-model.mjs';
 import { alternate, median, round, show, spread } from '../lib/stats.mjs';
 
@@ -40,6 +43,7 @@ const EXECUTIONS = CASES * REPEATS;
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 100);
 const PARALLELISM = (process.env.BENCH_PARALLELISM ?? '16,128').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2); // alternated rounds of both datasets per parallelism
 const REPLAY_ROUNDS = Number(process.env.BENCH_REPLAY_ROUNDS ?? 20);
 const TARGET = 1.2;
 const PRICING = { InputPerMillionTokens: 3, OutputPerMillionTokens: 15 };
@@ -97,6 +101,7 @@ await writeFile(
   }),
 );
 const fake = await startFakeModelServer(work, LATENCY_MS);
+const bare = bareClient(fake.url);
 const idp = await startDevIdp({ port: 0, host: '127.0.0.1', persist: false });
 const token = await idp.mintToken({ sub: 'bench-user', roles: ['Harness.Evals.Execute'] }, { ttlSeconds: 3600 });
 const server = await startServer({
@@ -174,8 +179,17 @@ try {
   for (const parallelism of PARALLELISM) {
     const idealMs = (EXECUTIONS * LATENCY_MS) / parallelism;
     const wavesMs = Math.ceil(EXECUTIONS / parallelism) * LATENCY_MS;
-    const runs = await alternate(['recorded', 'plain'], RUNS, (name) => runOnce({ datasets: [name], repeats: REPEATS, parallelism, replay: 'tools' }, EXECUTIONS));
-    const row = { parallelism, idealMs: round(idealMs, 0), wavesLowerBoundMs: wavesMs };
+    // Warm-up at this parallelism first (the JIT's compiles; see bench/evals), then the counted runs,
+    // each pair followed by the floor: the same calls from a bare client to the same fake, no service.
+    await alternate(['recorded', 'plain'], WARMUP, (name) => runOnce({ datasets: [name], repeats: REPEATS, parallelism, replay: 'tools' }, EXECUTIONS));
+    const floors = [];
+    const runs = await alternate(['recorded', 'plain'], RUNS, async (name) => {
+      const run = await runOnce({ datasets: [name], repeats: REPEATS, parallelism, replay: 'tools' }, EXECUTIONS);
+      if (name === 'plain') floors.push(await bare.run(EXECUTIONS, parallelism));
+      return run;
+    });
+    const floor = spread(floors, 0);
+    const row = { parallelism, idealMs: round(idealMs, 0), wavesLowerBoundMs: wavesMs, floorMs: floor, floorRatio: round(floor.median / idealMs, 2) };
     for (const name of ['recorded', 'plain']) {
       const duration = spread(runs[name].map((r) => r.durationMs), 0);
       const requests = runs[name].map((r) => r.modelRequests);
@@ -192,6 +206,7 @@ try {
       );
     }
     console.log(`  parallelism ${String(parallelism).padStart(3)} recorded ÷ plain (paired runs): ${show(row.recordedOverPlain)}`);
+    console.log(`  parallelism ${String(parallelism).padStart(3)} floor (bare client, same fake): ${show(floor, ' ms')}, ratio ${row.floorRatio}`);
   }
   const loadAfter = await loadAverage();
   console.log(`\nload average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}`);
@@ -206,6 +221,7 @@ try {
   );
 } finally {
   await server.close();
+  bare.close();
   await fake.close();
   await idp.close();
   await rm(work, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // A minimal OpenAI-compatible Chat Completions server for the bundle benchmark (plain JS, loopback):
-// `paced` replies stream N text chunks at a fixed interval and record their own stream duration;
+// `paced` replies stream N text chunks at a fixed interval and record their own stream duration
+// (startFakeModelProcess in fake-model-process.mjs runs one in a child process of its own);
 // `held` replies send one chunk and hold the connection until release() (for open-stream counts);
 // `waitBefore(fn)` makes each paced reply wait fn(request) ms before its first chunk (a slow model for
 // some callers, a fast one for others).
@@ -8,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 
 export async function startFakeModel() {
-  let mode = { kind: 'paced', chunks: 100, intervalMs: 5 };
+  const words = (index) => `word${index} `;
+  let mode = { kind: 'paced', chunks: 100, intervalMs: 5, text: words };
   const durations = [];
   const held = new Set();
   let heldWaiters = [];
@@ -39,13 +41,13 @@ export async function startFakeModel() {
         for (const wake of heldWaiters) wake();
         return;
       }
-      const { chunks, intervalMs } = mode;
+      const { chunks, intervalMs, text } = mode;
       const paced = () => {
         const started = performance.now();
         let sent = 0;
         const timer = setInterval(() => {
           if (res.destroyed) return clearInterval(timer);
-          res.write(chunk({ content: `word${sent} ` }));
+          res.write(chunk({ content: text(sent) }));
           sent += 1;
           if (sent === chunks) {
             clearInterval(timer);
@@ -64,8 +66,9 @@ export async function startFakeModel() {
   return {
     url,
     durations,
-    pace(chunks, intervalMs) {
-      mode = { kind: 'paced', chunks, intervalMs };
+    /** Paced replies: `chunks` text chunks `intervalMs` apart, chunk i reading text(i) (default "word<i> "). */
+    pace(chunks, intervalMs, text = words) {
+      mode = { kind: 'paced', chunks, intervalMs, text };
     },
     hold() {
       mode = { kind: 'held' };

@@ -40,6 +40,8 @@ export const FIGURES = {
     'parallelism 128, median run (ms)': smaller((r) => at128(r).durationMs.median, false),
     // Service CPU over a run at 128 (start and polls included); older JSON lines lack it (NaN).
     'parallelism 128, service CPU per run (ms)': smaller((r) => at128(r).serviceCpuMs?.median ?? Number.NaN, false),
+    // The run over a bare client's same calls to the same fake (bench/lib/bare-client.mjs); older lines lack it.
+    'parallelism 128, run over floor': smaller((r) => at128(r).overFloor?.median ?? Number.NaN, false),
   },
   register: {
     'register ÷ unzip -q': smaller((r) => r.ratio),

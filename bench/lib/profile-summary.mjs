@@ -1,10 +1,13 @@
 // Summarises a .cpuprofile (from BENCH_PROFILE=<dir>): the top functions by self time and by
 // inclusive time, as shares of busy (non-idle) samples. `node bench/lib/profile-summary.mjs <file> [N]
-// [--skip-ms=M]`: with --skip-ms, the first M ms of the profile (start-up, module loading) are left out.
+// [--skip-ms=M] [--until-ms=U]`: with --skip-ms, the first M ms of the profile (start-up, module
+// loading) are left out; with --until-ms, everything from U ms on (to compare two windows of one run).
 import { readFileSync } from 'node:fs';
 
 const skipArg = process.argv.find((arg) => arg.startsWith('--skip-ms='));
 const skipMs = skipArg === undefined ? 0 : Number(skipArg.slice('--skip-ms='.length));
+const untilArg = process.argv.find((arg) => arg.startsWith('--until-ms='));
+const untilMs = untilArg === undefined ? Number.POSITIVE_INFINITY : Number(untilArg.slice('--until-ms='.length));
 const [file, topText] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const top = Number(topText ?? 25);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
@@ -15,7 +18,7 @@ const counts = new Map();
 let elapsedUs = 0;
 profile.samples.forEach((id, index) => {
   elapsedUs += profile.timeDeltas?.[index] ?? 0;
-  if (elapsedUs >= skipMs * 1000) counts.set(id, (counts.get(id) ?? 0) + 1);
+  if (elapsedUs >= skipMs * 1000 && elapsedUs < untilMs * 1000) counts.set(id, (counts.get(id) ?? 0) + 1);
 });
 
 const label = (node) => {
