@@ -10,7 +10,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startServe, type ServeProcess } from './cli-process.js';
+import { freshPostgres, type FreshPostgres } from './postgres.js';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIServer, type FakeRequest, type FakeRequestBody } from './fake-openai-server.js';
 import { buildZip } from '../fixtures/zip-builder.js';
 
@@ -180,6 +182,40 @@ export class Cluster {
     await Promise.all(this.instances.map((instance) => instance.exited));
     if (this.#dir !== undefined) await rm(this.#dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A test file's clusters, each on a fresh schema of the suite's PostgreSQL server, sharing one holding
+ * model: registers the file's beforeAll (the model starts) and afterAll (every process SIGKILLed, the
+ * model closed, the schemas dropped). Call at the top of the file.
+ */
+export function clustersOnSuitePostgres(leaseSeconds: number): { readonly model: HoldingModel; readonly cluster: (prefix: string) => Cluster } {
+  const model = new HoldingModel();
+  const clusters: Cluster[] = [];
+  const databases: FreshPostgres[] = [];
+  beforeAll(async () => {
+    await model.start();
+  });
+  afterAll(async () => {
+    await Promise.all(clusters.map((cluster) => cluster.killAll()));
+    await model.close();
+    await Promise.all(databases.map((database) => database.drop()));
+  });
+  return {
+    model,
+    cluster: (prefix) => {
+      const database = freshPostgres(prefix);
+      databases.push(database);
+      const created = new Cluster({ database, model, leaseSeconds });
+      clusters.push(created);
+      return created;
+    },
+  };
+}
+
+/** Every instance: no crash and no unhandled rejection on its stderr (soft: the test goes on). */
+export function expectNoCrash(instances: readonly Instance[]): void {
+  for (const instance of instances) expect.soft(crashLines(instance.stderr()), `stderr of ${instance.name}`).toEqual([]);
 }
 
 export const apiKeyOf = (instanceName: string): string => `sk-${instanceName}`;

@@ -4,7 +4,8 @@
 // workflow progress stream, the instance stays up (/healthz 200 throughout, the process never exits,
 // nothing "unhandled" on its stderr), /readyz answers 503 naming `storage` within 1 s, the stream ends
 // with a caller-safe frame or close (or resumes), and the run whose model call was held during the
-// outage finishes Succeeded once the database is back, without restarting the instance.
+// outage finishes Succeeded once the database is back, without restarting the instance; so does an
+// author's eval run (own dataset, bundle subject, replay) whose case was judged during the outage.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../helpers/embedded-postgres-server.js';
@@ -17,6 +18,7 @@ import {
   FINAL,
   isStatus,
   openStream,
+  register,
   sleep,
   startWorkflow,
   submit,
@@ -104,7 +106,7 @@ describe.each([
   { fault: 'STOPPED', begin: () => database.stop(), end: () => database.start() },
   { fault: 'FROZEN (SIGSTOP)', begin: () => database.freeze(), end: () => database.thaw() },
 ])('the database $fault for 10 s', ({ fault, begin, end }) => {
-  it(`keeps the instance up, answers /readyz 503 within 1 s, ends or resumes an open workflow stream safely, and finishes the run held during the outage once the database is back (${fault})`, async () => {
+  it(`keeps the instance up, answers /readyz 503 within 1 s, ends or resumes an open workflow stream safely, and finishes the workflow run and an author’s eval run held during the outage once the database is back (${fault})`, async () => {
     const cluster = new Cluster({ database: { connectionString: database.url, schema: `faults_${randomBytes(5).toString('hex')}` }, model, leaseSeconds: LEASE_SECONDS });
     clusters.push(cluster);
     const instance = await cluster.serve('db');
@@ -112,6 +114,22 @@ describe.each([
     const workflowId = await submit(instance.url, chain('outage', ['think', `[${marker}] HOLD:${marker}`], ['after', `[${marker}-after]`]));
     const statusUrl = await startWorkflow(instance.url, workflowId);
     await eventually(async () => model.asked(`[${marker}]`), (n) => n === 1);
+    // An author's eval run (DESIGN §19: own dataset, bundle subject, replay) with a case at the model
+    // when the outage begins; its answer arrives in the middle of the outage.
+    const handle = await register(instance.url);
+    const own = await api(instance.url, 'PUT', '/api/evals/datasets/mine/outage', {
+      cases: [
+        { id: 'before', input: `[${marker}-own-before]`, assert: [{ type: 'contains', value: 'echo' }] },
+        { id: 'recorded', input: `[${marker}-own-recorded]`, recording: { steps: [{ model: { text: 'echo recorded', toolCalls: [] } }] } },
+        { id: 'held', input: `[${marker}-own-held] HOLD:${marker}-own`, assert: [{ type: 'contains', value: 'echo' }] },
+        { id: 'after', input: `[${marker}-own-after]`, assert: [{ type: 'contains', value: 'echo' }] },
+      ],
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    const evalRun = await api(instance.url, 'POST', '/api/evals/runs', { datasets: ['mine/outage'], subject: { handle }, replay: 'all', parallelism: 1 });
+    expect(evalRun.status, JSON.stringify(evalRun.body)).toBe(202);
+    const evalUrl = `/api/evals/runs/${evalRun.body.jobId as string}`;
+    await eventually(async () => model.asked(`[${marker}-own-held]`), (n) => n === 1);
     const stream = await openStream(`${instance.url}${statusUrl}/stream`);
     expect(stream.status).toBe(200);
     await eventually(async () => stream.frames.length, (n) => n >= 1); // the SNAPSHOT is out
@@ -122,7 +140,9 @@ describe.each([
     await sleep(300); // a few probes while the database is up
     await begin();
     const outageStart = Date.now();
-    await sleep(OUTAGE_MS); // the outage itself is what this test is about
+    await sleep(OUTAGE_MS / 2); // the outage itself is what this test is about
+    model.release(`${marker}-own`); // the eval case is judged while its checkpoint cannot be written
+    await sleep(OUTAGE_MS / 2);
     const outageMs = Date.now() - outageStart;
     await end();
     const exitedDuringOutage = !instance.alive();
@@ -174,6 +194,13 @@ describe.each([
     const done = await eventually(() => api(instance.url, 'GET', statusUrl), isStatus(...FINAL), 20_000);
     expect(done.body.status).toBe('Succeeded');
     expect(done.body.steps.map((s: { status: string }) => s.status)).toEqual(['Succeeded', 'Succeeded']);
+    // 5. The author's eval run finishes on the same instance with every case passed; the recorded case
+    // never asked the model, the others once each or, the held one, at most twice (at-least-once).
+    const evaluated = await eventually(() => api(instance.url, 'GET', evalUrl), isStatus(...FINAL), 20_000);
+    expect(evaluated.body.status, JSON.stringify(evaluated.body)).toBe('Succeeded');
+    expect(evaluated.body.counts).toEqual({ total: 4, passed: 4, failed: 0, warned: 0, errored: 0 });
+    expect([`[${marker}-own-before]`, `[${marker}-own-recorded]`, `[${marker}-own-after]`].map((m) => model.asked(m))).toEqual([1, 0, 1]);
+    expect(model.asked(`[${marker}-own-held]`)).toBeLessThanOrEqual(2);
     expect(instance.alive(), 'the same instance served throughout').toBe(true);
     expect(/unhandled/i.exec(instance.stderr())?.[0] ?? null, 'stderr after recovery').toBeNull();
     expect(await cluster.sigterm(instance), 'exit code of SIGTERM after the outage').toBe(0);

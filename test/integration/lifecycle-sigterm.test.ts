@@ -6,16 +6,14 @@
 // instance starting. Each test has a schema of its own on the suite's PostgreSQL server (no test here
 // stops the database). The chat model is a fake in this process that holds any prompt containing
 // HOLD:<key> until the test releases it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgres, type FreshPostgres } from '../helpers/postgres.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
-  HoldingModel,
   api,
   askedBy,
   chain,
-  Cluster,
-  crashLines,
+  clustersOnSuitePostgres,
   eventually,
+  expectNoCrash,
   FINAL,
   isStatus,
   register,
@@ -23,39 +21,14 @@ import {
   startWorkflow,
   submit,
   type Answer,
-  type Instance,
+  type Cluster,
 } from '../helpers/serve-cluster.js';
 
 const LEASE_SECONDS = 3;
 const TAKEOVER_BOUND_MS = (LEASE_SECONDS + 5) * 1_000;
 const HOST_STOPPED = 'The host executing this run stopped.';
 
-let model: HoldingModel;
-const clusters: Cluster[] = [];
-const databases: FreshPostgres[] = [];
-
-beforeAll(async () => {
-  model = await new HoldingModel().start();
-});
-afterAll(async () => {
-  await Promise.all(clusters.map((cluster) => cluster.killAll()));
-  await model.close();
-  await Promise.all(databases.map((database) => database.drop()));
-});
-
-/** A cluster on a fresh schema of the suite's server. */
-function cluster(prefix: string): Cluster {
-  const database = freshPostgres(prefix);
-  databases.push(database);
-  const created = new Cluster({ database, model, leaseSeconds: LEASE_SECONDS });
-  clusters.push(created);
-  return created;
-}
-
-/** Every instance of a cluster: no crash and no unhandled rejection on its stderr. */
-function expectNoCrash(instances: readonly Instance[]): void {
-  for (const instance of instances) expect.soft(crashLines(instance.stderr()), `stderr of ${instance.name}`).toEqual([]);
-}
+const { model, cluster } = clustersOnSuitePostgres(LEASE_SECONDS);
 
 describe('SIGTERM of an instance (PostgreSQL)', () => {
   let current: Cluster | undefined;
