@@ -32,7 +32,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           // Documentation tests, process tests that choose their storage themselves, and the CLI's
           // (a client of the HTTP API: the same requests, whatever the service stores them in).
-          exclude: [...configDefaults.exclude, 'test/integration/readme.test.ts', 'test/integration/readme-integrating.test.ts', 'test/integration/readme-runnable.test.ts', 'test/integration/mcp-gateway-inspector.test.ts', 'test/integration/storage-cli.test.ts', 'test/integration/console-build.test.ts', 'test/integration/multi-process.test.ts', 'test/integration/lifecycle-sigterm.test.ts', 'test/integration/evals-authors-faults.test.ts', 'test/integration/rolling-deploy.test.ts', 'test/integration/webhooks-cluster.test.ts', 'test/integration/database-faults.test.ts', 'test/integration/database-freeze-requests.test.ts', 'test/integration/cli-client.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/integration/readme.test.ts', 'test/integration/readme-integrating.test.ts', 'test/integration/readme-runnable.test.ts', 'test/integration/mcp-gateway-inspector.test.ts', 'test/integration/storage-cli.test.ts', 'test/integration/console-build.test.ts', 'test/integration/multi-process.test.ts', 'test/integration/lifecycle-sigterm.test.ts', 'test/integration/evals-authors-faults.test.ts', 'test/integration/a2a-faults.test.ts', 'test/integration/rolling-deploy.test.ts', 'test/integration/webhooks-cluster.test.ts', 'test/integration/database-faults.test.ts', 'test/integration/database-freeze-requests.test.ts', 'test/integration/cli-client.test.ts'],
           env: { PORTCULLIS_TEST_STORAGE: 'Postgres' },
         },
       },
