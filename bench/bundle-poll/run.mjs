@@ -1,6 +1,6 @@
 // Row 1 of issue #11: GET a finished bundle run (the poll route) with a JWT, 20 callers (each its own
 // token, bundle and finished run) over 20 connections, against a bare Fastify route with the same
-// route pattern answering the same body bytes. Target: ratio ≥ 0.5.
+// route pattern answering the same body bytes. Target: ratio ≥ 0.8 (issue 36).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { compareThroughput, printThroughput, rotating } from '../lib/compare.mjs
 import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
 
-const TARGET = 0.5;
+const TARGET = 0.8; // issue 36 (issue #11 asked ≥ 0.5)
 const CALLERS = 20;
 const ROUTE = '/api/bundles/:handle/runs/:jobId';
 const work = await mkdtemp(join(tmpdir(), 'portcullis-bench-poll-'));

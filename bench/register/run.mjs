@@ -2,7 +2,7 @@
 // BENCH_EXPANDED_MIB=10 gives stored, incompressible entries instead) over HTTP — the
 // multipart upload to disk, every archive guard, staging, manifest, handle — against `unzip -q` of the
 // same file into a directory on the same disk. Rounds alternated; a DELETE after each registration.
-// Target: register ≤ 2 × unzip.
+// Target: register ≤ 1.2 × unzip (issue 36).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -17,7 +17,7 @@ import { UNLIMITED } from '../lib/harness.mjs';
 import { startServer } from '../lib/processes.mjs';
 import { alternate, round, show, spread } from '../lib/stats.mjs';
 
-const TARGET = 2;
+const TARGET = 1.2; // issue 36 (issue #11 asked ≤ 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ENTRIES = 2000;
 const MiB = 1024 * 1024;

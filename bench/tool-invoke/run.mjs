@@ -1,13 +1,13 @@
 // Row 2 of issue #11: POST /api/tools/clock/invoke (`now`) through the full gate path (JWT, role,
 // rate limit, concurrency slot, catalog lookup, parameter schema, governor, redaction of the output),
 // 16 callers (16 distinct tokens) over 4 connections, against a bare Fastify route that calls the
-// same clock tool and answers the same response shape. Target: ratio ≥ 0.4.
+// same clock tool and answers the same response shape. Target: ratio ≥ 0.6 (issue 36).
 import { startDevIdp } from '../../dist/src/cli/dev-idp/index.js';
 import { compareThroughput, printThroughput, rotating } from '../lib/compare.mjs';
 import { startServer } from '../lib/processes.mjs';
 import { UNLIMITED } from '../lib/harness.mjs';
 
-const TARGET = 0.4;
+const TARGET = 0.6; // issue 36 (issue #11 asked ≥ 0.4)
 const CALLERS = 16;
 const idp = await startDevIdp({ port: 0, host: '127.0.0.1', persist: false });
 const tokens = await Promise.all(

@@ -3,7 +3,7 @@
 // store, run record, event log, approvals desk, step runners, tool registry, parameter validation,
 // the one governed tool call) versus calling the clock tool 1,000 times directly (sequentially for the chain,
 // concurrently for the fan-out). Per-step overhead = (run time - direct time) / steps, in µs; the
-// same against 1,000 direct governed calls isolates the engine. Target: ≤ 50 µs per step.
+// same against 1,000 direct governed calls isolates the engine. Target: ≤ 10 µs per step (issue 36).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,10 +146,10 @@ const results = {
   rounds: ROUNDS,
   chain: await scenario(chain, directSequential, governedSequential),
   fanOut: await scenario(fanOut, directConcurrent, governedConcurrent),
-  targetPerStepUs: 50,
+  targetPerStepUs: 10, // issue 36 (issue #11 asked ≤ 50)
 };
 // A missed target is a figure (NOT MET, as the other benchmarks print it), not a failed run.
-results.met = results.chain.perStepOverheadUs <= 50 && results.fanOut.perStepOverheadUs <= 50;
+results.met = results.chain.perStepOverheadUs <= results.targetPerStepUs && results.fanOut.perStepOverheadUs <= results.targetPerStepUs;
 console.log(`\nworkflows: ${STEPS}-step chain and fan-out of ToolUse clock.now in process, median of ${ROUNDS} rounds; per step over direct tool calls (over direct governed calls)`);
 for (const [name, r] of [['chain', results.chain], ['fan-out', results.fanOut]]) {
   console.log(`  ${name.padEnd(8)} run ${r.runMs} ms, direct ${r.directToolMs} ms, governed ${r.directGovernedMs} ms: ${r.perStepOverheadUs} µs per step (${r.perStepEngineOverheadUs} µs)`);
