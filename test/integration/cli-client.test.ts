@@ -97,6 +97,14 @@ describe('portcullis eval run', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'Succeeded', verdict: 'Fail', counts: { failed: 1, total: 1 } });
   });
 
+  it('names each case that did not pass under the verdict, with the assertion that failed', async () => {
+    const result = await cli(['eval', 'run', 'greet', 'broken', '--wait', '--poll-interval', '20']);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^verdict Fail: 1 passed, 0 warned, 1 failed, 0 errored of 2/);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^ {2}failed broken nope: contains: .*never said/)]);
+  });
+
   it('prints plain progress lines when stderr is not a terminal', async () => {
     const result = await cli(['eval', 'run', 'greet', '--wait', '--repeats', '50', '--parallelism', '1', '--poll-interval', '1']);
     expect(result.code).toBe(0);

@@ -1,8 +1,9 @@
 // `portcullis eval run DATASET... [--repeats N] [--parallelism N] [--threshold X] [--tag T]... [--wait]
 // [--junit FILE] [--dataset-file FILE]... [--subject-handle H] [--replay MODE] [--baseline JOB] [--fail-on-regression]`: starts an eval run; with
 // --wait (or --junit) follows it to its verdict with a progress bar, writes the JUnit report, and exits
-// 0 on Pass (or Warn), 1 on Fail (promptfoo-style). With a baseline it prints the regressions, so a CI
-// job can gate an agent change in one command (DESIGN §19).
+// 0 on Pass (or Warn), 1 on Fail (promptfoo-style). Its summary names each case that failed or errored
+// (from the JUnit report, up to 20) and, with a baseline, the regressions, so a CI job can gate an agent
+// change in one command (DESIGN §19).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isPortcullisProblem, unwrap, type EvalRun, type PortcullisClient } from '../../client/index.js';
@@ -10,6 +11,7 @@ import type { CommandSpec } from './command-spec.js';
 import { CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, REMOTE_NOTES } from './exit-codes.js';
 import { storeDatasetFile } from './dataset-file.js';
+import { failingCaseLine, failingCases, type FailingCase } from './failing-cases.js';
 import { createProgress } from './progress.js';
 import { evalRunOptions, integerOption } from './option-values.js';
 import { groupUsage, runRemote, UsageError, type RemoteIo } from './remote-command.js';
@@ -76,13 +78,18 @@ export async function runEvalCommand(args: string[], io: RemoteIo): Promise<numb
       progress.stop();
     }
     const run = finished!;
-    if (junit !== undefined && run.status === 'Succeeded') {
-      const { data } = await client.api.GET('/api/evals/runs/{jobId}/report.xml', { params: { path: { jobId: run.jobId } }, parseAs: 'text' });
+    const anyNotPassed = run.counts !== undefined && run.counts.failed + run.counts.errored > 0;
+    // The report: for --junit, and to name the cases that did not pass (the poll body only counts them).
+    const report =
+      run.status === 'Succeeded' && (junit !== undefined || (anyNotPassed && !json))
+        ? ((await client.api.GET('/api/evals/runs/{jobId}/report.xml', { params: { path: { jobId: run.jobId } }, parseAs: 'text' })).data ?? '')
+        : undefined;
+    if (junit !== undefined && report !== undefined) {
       await mkdir(dirname(junit), { recursive: true });
-      await writeFile(junit, data ?? '');
+      await writeFile(junit, report);
       if (!json) io.stderr(`JUnit report written to ${junit}`);
     }
-    io.stdout(json ? JSON.stringify(run) : summary(run));
+    io.stdout(json ? JSON.stringify(run) : summary(run, anyNotPassed && report !== undefined ? failingCases(report) : []));
     return run.status === 'Succeeded' && run.verdict !== 'Fail' ? EXIT.ok : EXIT.failed;
   });
 }
@@ -106,11 +113,16 @@ function readReplay(value: unknown): 'none' | 'tools' | 'all' | undefined {
   throw new UsageError('--replay must be none, tools or all');
 }
 
-function summary(run: EvalRun): string {
+/** The most cases the summary names; the JUnit report (--junit) has them all. */
+const MAX_NAMED_CASES = 20;
+
+function summary(run: EvalRun, failing: readonly FailingCase[]): string {
   if (run.status !== 'Succeeded' || run.counts === undefined) return `eval run ${run.jobId} ended ${run.status}`;
   const c = run.counts;
   const rate = run.report ? ` (fail rate ${run.report.failRate.toFixed(2)}, threshold ${run.report.failRateThreshold})` : '';
   const lines = [`verdict ${run.verdict ?? '?'}: ${c.passed} passed, ${c.warned} warned, ${c.failed} failed, ${c.errored} errored of ${c.total}${rate}`];
+  for (const failed of failing.slice(0, MAX_NAMED_CASES)) lines.push(failingCaseLine(failed));
+  if (failing.length > MAX_NAMED_CASES) lines.push(`  … and ${failing.length - MAX_NAMED_CASES} more (--junit FILE writes every case)`);
   const comparison = run.report?.comparison;
   if (comparison !== undefined) {
     const { regressions, improvements, unchanged } = comparison;
