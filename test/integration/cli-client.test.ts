@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, unwrap } from 'portcullis/client';
 import { runCli } from '../helpers/cli-process.js';
 import { ROLES, startLiveService, type LiveService } from '../helpers/live-service.js';
@@ -17,6 +17,10 @@ let env: Record<string, string>;
 
 /** The built CLI in the test's folder, with only PATH and the given PORTCULLIS_* variables. */
 const cli = (args: string[], extraEnv: Record<string, string> = env) => runCli(args, { cwd: dir, env: extraEnv });
+
+// A test here starts up to eight CLI processes one after another, each a new Node loading the client:
+// 1–2 s apiece on an idle machine, 3–4 s beside a second suite run (where 20 s was once not enough).
+vi.setConfig({ testTimeout: 60_000 });
 
 const GATED = {
   name: 'release',
