@@ -1,8 +1,12 @@
 // The built `portcullis` executable (dist/, produced by `npm run build`, which `npm ci` runs) as a
-// child process: run a command to its exit, or start `serve` and wait for its URL line.
+// child process: run a command to its exit, or start `serve` and wait for its URL line. Or the same
+// command in this process (runCliInProcess): the executable's own dispatch with an io of its own,
+// for tests that check what a command does rather than how the executable starts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { CommandIo } from '../../src/cli/cli-io.js';
+import { runCli as dispatch } from '../../src/cli/run-cli.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
@@ -19,6 +23,33 @@ function requireBuild(): void {
 export function runCli(args: string[], options: { readonly cwd: string; readonly env: Record<string, string> }): Promise<CliResult> {
   requireBuild();
   return runProcess(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env } });
+}
+
+/**
+ * A command run as main.ts runs it — runCli with stdout and stderr as whole lines, partial writes to
+ * stdout, an abort signal, the failure of a command that throws printed as `portcullis: <message>`
+ * with exit code 1 — but in this process, with exactly the environment given (and PATH), the way
+ * runCli's child gets it. No terminal: progress comes as plain lines, as from a CI job.
+ */
+export async function runCliInProcess(args: string[], options: { readonly cwd: string; readonly env: Record<string, string> }): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CommandIo = {
+    stdout: (line) => void (stdout += `${line}\n`),
+    stderr: (line) => void (stderr += `${line}\n`),
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    signal: new AbortController().signal,
+    write: (text) => void (stdout += text),
+  };
+  let code: number;
+  try {
+    code = await dispatch(args, io);
+  } catch (error) {
+    stderr += `portcullis: ${error instanceof Error ? error.message : String(error)}\n`;
+    code = 1;
+  }
+  return { code, stdout, stderr };
 }
 
 /** Any command run to its exit with exactly the environment given, its output collected. */

@@ -1,5 +1,7 @@
-// The CLI on the typed client (issue 13), as a CI job runs it: the built `portcullis` executable
-// spawned against a running service, configured by PORTCULLIS_URL/PORTCULLIS_TOKEN or --url/--token.
+// The CLI on the typed client (issue 13), as a CI job runs it, against a running service, configured by
+// PORTCULLIS_URL/PORTCULLIS_TOKEN or --url/--token. The commands run in this process through the
+// executable's own dispatch (runCliInProcess: its io, an environment of exactly the variables given);
+// the tests of how the executable itself starts and exits spawn the built `portcullis` (`spawned`).
 // Exit codes: 0 done (eval Pass), 1 failed (eval Fail), 2 bad usage, 3 refused or unreachable.
 // Approvals are on (DESIGN §13), so gates are also routed to the default approver role.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, unwrap } from 'portcullis/client';
-import { runCli } from '../helpers/cli-process.js';
+import { runCli, runCliInProcess } from '../helpers/cli-process.js';
 import { ROLES, startLiveService, type LiveService } from '../helpers/live-service.js';
 import { AGENT_MD, bundleZip } from './bundles-harness.js';
 
@@ -16,10 +18,11 @@ let dir: string;
 let env: Record<string, string>;
 
 /** The built CLI in the test's folder, with only PATH and the given PORTCULLIS_* variables. */
-const cli = (args: string[], extraEnv: Record<string, string> = env) => runCli(args, { cwd: dir, env: extraEnv });
+const cli = (args: string[], extraEnv: Record<string, string> = env) => runCliInProcess(args, { cwd: dir, env: extraEnv });
+/** The built executable, a process of its own (1–2 s apiece on an idle machine, 3–4 s on a busy one). */
+const spawned = (args: string[], extraEnv: Record<string, string> = env) => runCli(args, { cwd: dir, env: extraEnv });
 
-// A test here starts up to eight CLI processes one after another, each a new Node loading the client:
-// 1–2 s apiece on an idle machine, 3–4 s beside a second suite run (where 20 s was once not enough).
+// The spawning tests start up to seven processes one after another: more than 20 s on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
 
 const GATED = {
@@ -88,7 +91,7 @@ afterAll(async () => {
 
 describe('portcullis eval run', () => {
   it('waits for a passing run, writes the JUnit file and exits 0', async () => {
-    const result = await cli(['eval', 'run', 'greet', '--wait', '--junit', 'reports/evals.xml', '--repeats', '2', '--poll-interval', '20']);
+    const result = await spawned(['eval', 'run', 'greet', '--wait', '--junit', 'reports/evals.xml', '--repeats', '2', '--poll-interval', '20']);
     expect(result.stderr).toMatch(/eval run \S+ started/);
     expect(result.stdout).toMatch(/^verdict Pass: 2 passed, 0 warned, 0 failed, 0 errored of 2/);
     expect(result.code).toBe(0);
@@ -127,21 +130,21 @@ describe('portcullis eval run', () => {
   });
 
   it('exits 3 when the service refuses (unknown dataset) or cannot be reached, 2 on bad usage', async () => {
-    const refused = await cli(['eval', 'run', 'greet', 'no-such-dataset', '--wait']);
+    const refused = await spawned(['eval', 'run', 'greet', 'no-such-dataset', '--wait']);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/^portcullis eval run: no dataset named 'no-such-dataset'; the service has .*\bgreet\b.*\n.*the service refused: 404 Not found/);
-    const unreachable = await cli(['eval', 'run', 'greet', '--url', 'http://127.0.0.1:9', '--token', 'x']);
+    const unreachable = await spawned(['eval', 'run', 'greet', '--url', 'http://127.0.0.1:9', '--token', 'x']);
     expect(unreachable.code).toBe(3);
     expect(unreachable.stderr).toContain('cannot reach the service at http://127.0.0.1:9');
-    expect((await cli(['eval', 'run'])).code).toBe(2);
-    expect((await cli(['eval', 'run', 'greet', '--repeats', 'many'])).code).toBe(2);
-    expect((await cli(['eval', 'run', 'greet', '--frobnicate'])).code).toBe(2);
+    expect((await spawned(['eval', 'run'])).code).toBe(2);
+    expect((await spawned(['eval', 'run', 'greet', '--repeats', 'many'])).code).toBe(2);
+    expect((await spawned(['eval', 'run', 'greet', '--frobnicate'])).code).toBe(2);
   });
 
   it('takes --url and --token over the environment', async () => {
-    const result = await cli(['eval', 'run', 'greet', '--url', live.url, '--token', env.PORTCULLIS_TOKEN!], {});
+    const result = await spawned(['eval', 'run', 'greet', '--url', live.url, '--token', env.PORTCULLIS_TOKEN!], {});
     expect(result.code).toBe(0);
-    expect((await cli(['eval', 'run', 'greet'], { PORTCULLIS_URL: live.url })).code).toBe(3); // no token: 401
+    expect((await spawned(['eval', 'run', 'greet'], { PORTCULLIS_URL: live.url })).code).toBe(3); // no token: 401
   });
 });
 
