@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { ENABLE_BROWSER_TESTS, findChromium } from './test/browser/find-chromium.js';
-import { VITEST_BASE } from './test/vitest-base.js';
+import { UNIT_TESTS_ISOLATED, UNIT_TESTS_ON_POSTGRES, VITEST_BASE } from './test/vitest-base.js';
 
 // The console's browser tests need a Chromium; without one they are left out, said in one line.
 const browserTests = findChromium() !== null;
@@ -8,8 +8,9 @@ if (!browserTests && process.env.VITEST_WORKER_ID === undefined) {
   console.log(`browser tests skipped: no Chromium found; to run them, ${ENABLE_BROWSER_TESTS}`);
 }
 
-// Two projects: every test on the Memory storage, and the HTTP integration suite again on a real
-// PostgreSQL (test/helpers/test-storage.ts), so both providers answer the same tests.
+// Every test on the Memory storage (two projects: the unit tests sharing their workers' module caches,
+// and the rest isolated), and the HTTP integration suite again on a real PostgreSQL
+// (test/helpers/test-storage.ts), so both providers answer the same tests.
 export default defineConfig({
   test: {
     ...VITEST_BASE,
@@ -19,9 +20,21 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // The unit tests that may share their worker's module cache (test/vitest-base.ts).
         test: {
           name: 'memory',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'console/src/**/*.test.ts'],
+          isolate: false,
+          include: ['src/**/*.test.ts', 'console/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT_TESTS_ISOLATED, ...UNIT_TESTS_ON_POSTGRES],
+        },
+      },
+      {
+        extends: true,
+        // The rest, each file with a fresh module graph: the isolated and PostgreSQL-backed unit tests,
+        // the HTTP integration suite, the process tests and the browser.
+        test: {
+          name: 'memory-isolated',
+          include: [...UNIT_TESTS_ISOLATED, ...UNIT_TESTS_ON_POSTGRES, 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...(browserTests ? [] : ['test/browser/**'])],
         },
       },
