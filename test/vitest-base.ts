@@ -1,9 +1,15 @@
 // What both vitest configurations share (vitest.config.ts, the whole suite; vitest.quick.config.ts,
 // the inner loop): node, a forked worker per file group, the timeouts and the reporters, and which
 // unit tests may share their worker's module cache.
+import { availableParallelism } from 'node:os';
+
 export const VITEST_BASE = {
   environment: 'node',
   pool: 'forks',
+  // Vitest's default in run mode is one worker fewer than the CPUs: on a 2-core machine, one worker,
+  // and the whole suite ran file after file. Most files wait on sockets, timers and child processes more
+  // than they compute: two workers at least, one fewer than the CPUs on a larger machine.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   testTimeout: 20_000,
   hookTimeout: 30_000,
   reporters: ['default', './test/helpers/summary-reporter.ts'],
