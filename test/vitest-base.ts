@@ -35,4 +35,4 @@ export const UNIT_TESTS_ISOLATED = [
 ];
 
 /** Unit tests on the embedded PostgreSQL (test/helpers/postgres.ts): the full suite runs them, isolated. */
-export const UNIT_TESTS_ON_POSTGRES = ['src/platform/storage/postgres/**', 'src/platform/storage/create-storage.test.ts', 'src/runs/clock-skew.test.ts'];
+export const UNIT_TESTS_ON_POSTGRES = ['src/platform/storage/postgres/**/*.test.ts', 'src/platform/storage/create-storage.test.ts', 'src/runs/clock-skew.test.ts'];
