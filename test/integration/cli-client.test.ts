@@ -159,7 +159,7 @@ describe('portcullis eval run for an agent\'s author (DESIGN §19)', () => {
     const { handle } = (await registered.json()) as { handle: string };
     await writeFile(join(dir, 'smoke.yaml'), DATASET('You said: hello'));
     const first = await cli(['eval', 'run', '--dataset-file', 'smoke.yaml', '--subject-handle', handle, '--wait', '--json', '--poll-interval', '20']);
-    expect(first.code).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     const baseline = JSON.parse(first.stdout) as { jobId: string; datasets: string[]; verdict: string };
     expect(baseline).toMatchObject({ datasets: ['mine/smoke@1'], verdict: 'Pass' });
     // The author's change makes the case fail: version 2 of the dataset, a regression against the first run.

@@ -2,12 +2,13 @@
 // first, STEP frames with monotonic sequences, FINISHED/PARKED closing, per-watcher GAP, `id:` on
 // every frame, Last-Event-ID replay of every frame since, the 503 ceilings, and authorization
 // checked once at open. A held chat model keeps runs in flight while the test watches.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevIdp } from '../../src/cli/dev-idp/index.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { bearer, idpSettings, startTestIdp } from '../helpers/idp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_STORAGE } from '../helpers/test-storage.js';
+import { openTestStorage, TEST_STORAGE, type TestStorage } from '../helpers/test-storage.js';
+import type { Storage } from '../../src/platform/storage/index.js';
 import {
   attach,
   chain,
@@ -129,6 +130,70 @@ describe('progress stream', () => {
     const res = await fetch(`${base}/api/workflows/${id}/runs/nope/stream`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
+  });
+});
+
+describe('progress stream between a decision and the resumed run', () => {
+  // The window a client re-attaching right after approving meets (on PostgreSQL a decision can reach
+  // a run still parking, and the run reads Blocked until its resumed graph commits): held open here
+  // by holding the engine's wake of the parked run.
+  const held = heldModel();
+  let t: TestApp;
+  let base: string;
+  let opened: TestStorage;
+  let heldWake: Promise<void> | undefined;
+  beforeAll(async () => {
+    opened = await openTestStorage();
+    const records = opened.storage.records;
+    const holding = new Proxy(records, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property !== 'update') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        return async (...args: Parameters<Storage['records']['update']>) => {
+          const [, patch, guard] = args;
+          const woken = patch.state === 'Blocked' && patch.lease !== undefined && guard?.states?.includes('Blocked') === true;
+          if (woken && heldWake !== undefined) {
+            const hold = heldWake;
+            heldWake = undefined;
+            await hold;
+          }
+          return records.update(...args);
+        };
+      },
+    });
+    t = await buildTestApp({ settings: workflowSettings(), deps: { chatModel: held.model, storage: { ...opened.storage, records: holding } } });
+    base = await listen(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await opened.dispose();
+  });
+
+  it('follows a re-attaching watcher on to FINISHED once the gate is answered, rather than telling it again that the run waits', async () => {
+    const { statusUrl } = await start(t.app, await submit(t.app, chain('answered', gateStep('gate', 'Go?'), toolStep('after'))));
+    const first = await attach(base, streamPath(statusUrl));
+    await first.ended;
+    const parked = first.frames.at(-1)!.data;
+    expect(parked).toMatchObject({ type: 'PARKED', stepName: 'gate' });
+
+    let release!: () => void;
+    heldWake = new Promise<void>((resolve) => (release = resolve));
+    const deciding = t.app.inject({ method: 'POST', url: `${statusUrl}/approvals/${String(parked.approvalId)}`, payload: { decision: 'Approve' } });
+    await vi.waitFor(async () => expect((await t.app.inject({ url: `/api/approvals/${String(parked.approvalId)}` })).json()).toMatchObject({ status: 'Approved' }), { timeout: 15_000 });
+    expect((await t.app.inject({ url: statusUrl })).json()).toMatchObject({ status: 'Blocked' });
+
+    const again = await attach(base, streamPath(statusUrl), { 'last-event-id': String(parked.sequence) });
+    const fresh = await attach(base, streamPath(statusUrl));
+    await until(() => fresh.frames.length >= 1);
+    expect(fresh.frames[0]!.data).toMatchObject({ type: 'SNAPSHOT', status: 'Blocked', isTerminal: false });
+    expect(again.frames.map((frame) => frame.data.type)).not.toContain('PARKED');
+
+    release();
+    expect((await deciding).statusCode).toBe(200);
+    await Promise.all([again.ended, fresh.ended]);
+    expect(again.types()).toEqual(['STEP', 'STEP', 'STEP', 'STEP', 'FINISHED']);
+    expect(again.frames.at(-1)!.data).toMatchObject({ type: 'FINISHED', status: 'Succeeded' });
+    expect(fresh.types().at(-1)).toBe('FINISHED');
   });
 });
 

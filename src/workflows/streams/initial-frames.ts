@@ -2,7 +2,7 @@
 // instance it attached to. Without Last-Event-ID: SNAPSHOT (of the state after the journal's last event
 // at that moment), and for a Blocked run PARKED after it. With one: every event the journal holds after
 // that sequence (stale PARKED frames of gates since answered are left out), and the current PARKED when
-// the run is Blocked. `after` is where live frames continue; `done` means the stream ends here.
+// the run is Blocked on an approval still open (answered, the run is about to go on: the stream follows it). `after` is where live frames continue; `done` means the stream ends here.
 import { closesStream, toLoggedFrame, type ProgressFrame } from '../events.js';
 import { isFinal } from '../runs/run-status.js';
 import { workflowRunKey, type WorkflowRunStore, type RunView } from '../runs/workflow-run-store.js';
@@ -29,7 +29,7 @@ export async function initialFrames(
   const view = await runs.view(owner, jobId);
   if (view === undefined) return undefined;
   const run = view.record.data;
-  const parked = run.status === 'Blocked' && run.parkedSeq !== null ? await eventAt(runs, key, run.parkedSeq) : undefined;
+  const parked = run.status === 'Blocked' && run.parkedSeq !== null ? await openPark(runs, owner, await eventAt(runs, key, run.parkedSeq)) : undefined;
   if (lastEventId !== undefined && lastEventId <= last) return resumed(runs, view, lastEventId, last, parked);
   const frames: Array<{ frame: ProgressFrame; id: number }> = [{ frame: snapshotFrame(view, last), id: last }];
   if (isFinal(run.status)) return { frames, done: true, after: last };
@@ -60,6 +60,21 @@ async function resumed(
   if (parked !== undefined && parked.seq <= lastEventId) frames.push({ frame: toLoggedFrame(parked.seq, parked.event), id: parked.seq });
   const done = isFinal(view.record.data.status) || parked !== undefined || frames.some((f) => closesStream(f.frame));
   return { frames, done, after: last };
+}
+
+/**
+ * The park a watcher is told of, unless its approval was answered already: between a decision and the
+ * resumed run's first commit the run still reads Blocked, and a watcher re-attaching then (right after
+ * approving, as a client does) follows the run on rather than being told again that it waits.
+ */
+async function openPark(
+  runs: WorkflowRunStore,
+  owner: { readonly ownerId: string },
+  parked: { seq: number; event: RunEvent } | undefined,
+): Promise<{ seq: number; event: RunEvent } | undefined> {
+  if (parked?.event.type !== 'PARKED') return parked;
+  const approval = await runs.approval(owner, parked.event.approvalId);
+  return approval === undefined || approval.state === 'Pending' ? parked : undefined;
 }
 
 async function eventAt(runs: WorkflowRunStore, key: ReturnType<typeof workflowRunKey>, seq: number): Promise<{ seq: number; event: RunEvent } | undefined> {
