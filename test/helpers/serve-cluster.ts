@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startServe, type ServeProcess } from './cli-process.js';
 import { freshPostgres, type FreshPostgres } from './postgres.js';
 import { openAIText, startFakeOpenAIServer, type FakeOpenAIServer, type FakeRequest, type FakeRequestBody } from './fake-openai-server.js';
@@ -186,15 +186,22 @@ export class Cluster {
 
 /**
  * A test file's clusters, each on a fresh schema of the suite's PostgreSQL server, sharing one holding
- * model: registers the file's beforeAll (the model starts) and afterAll (every process SIGKILLed, the
- * model closed, the schemas dropped). Call at the top of the file.
+ * model: registers the file's beforeAll (the model starts), afterEach (the test's processes SIGKILLed)
+ * and afterAll (every process SIGKILLed, the model closed, the schemas dropped). Call at the top of the file.
  */
 export function clustersOnSuitePostgres(leaseSeconds: number): { readonly model: HoldingModel; readonly cluster: (prefix: string) => Cluster } {
   const model = new HoldingModel();
   const clusters: Cluster[] = [];
   const databases: FreshPostgres[] = [];
+  let sinceLastTest = 0;
   beforeAll(async () => {
     await model.start();
+  });
+  // A test's instances go with it, whatever it did: the next test starts on a quiet machine.
+  afterEach(async () => {
+    const created = clusters.slice(sinceLastTest);
+    sinceLastTest = clusters.length;
+    await Promise.all(created.map((cluster) => cluster.killAll()));
   });
   afterAll(async () => {
     await Promise.all(clusters.map((cluster) => cluster.killAll()));

@@ -5,8 +5,8 @@
 // instance both show; a SIGTERMed instance exits 0 and its working task ends FAILED the same way once
 // another instance runs. The model is asked once either way (a bundle run is never replayed).
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
-import { api, clustersOnSuitePostgres, eventually, expectNoCrash, register, type Cluster, type Instance } from '../helpers/serve-cluster.js';
+import { describe, expect, it } from 'vitest';
+import { api, clustersOnSuitePostgres, eventually, expectNoCrash, register, type Instance } from '../helpers/serve-cluster.js';
 import { a2aClient, asTask, stateOf, textMessage } from './a2a-harness.js';
 
 const LEASE_SECONDS = 3;
@@ -23,14 +23,8 @@ async function workingTask(instance: Instance, handle: string, marker: string): 
 }
 
 describe('an A2A task when the instance running it stops (PostgreSQL)', () => {
-  let current: Cluster | undefined;
-  afterEach(async () => {
-    await current?.killAll();
-    current = undefined;
-  });
-
   it('ends FAILED within RunLeaseTtl + 5 s of a SIGKILL, through GetTask and a SubscribeToTask opened on the surviving instance, and the model is not asked again', async () => {
-    current = cluster('a2a_kill');
+    const current = cluster('a2a_kill');
     const [a, b] = await Promise.all([current.serve('aa', A2A_ON), current.serve('ab', A2A_ON)]);
     const handle = await register(a.url);
     const task = await workingTask(a, handle, 'a2a-killed');
@@ -60,7 +54,7 @@ describe('an A2A task when the instance running it stops (PostgreSQL)', () => {
   }, 60_000);
 
   it('ends FAILED after a SIGTERM (exit 0) once another instance runs, and the model is not asked again', async () => {
-    current = cluster('a2a_term');
+    const current = cluster('a2a_term');
     const first = await current.serve('t1', A2A_ON);
     const handle = await register(first.url);
     const task = await workingTask(first, handle, 'a2a-stopped');

@@ -9,8 +9,8 @@
 //   instance finishes the run without asking any case twice.
 // The chat model is a fake in this process that holds any prompt containing HOLD:<key> until the test
 // releases it; each instance sends its own API key, so the request log tells which instance asked.
-import { afterEach, describe, expect, it } from 'vitest';
-import { api, askedBy, clustersOnSuitePostgres, eventually, expectNoCrash, FINAL, isStatus, register, type Answer, type Cluster } from '../helpers/serve-cluster.js';
+import { describe, expect, it } from 'vitest';
+import { api, askedBy, clustersOnSuitePostgres, eventually, expectNoCrash, FINAL, isStatus, register, type Answer } from '../helpers/serve-cluster.js';
 
 const LEASE_SECONDS = 3;
 const TAKEOVER_BOUND_MS = (LEASE_SECONDS + 5) * 1_000;
@@ -42,14 +42,8 @@ async function startOwnRun(base: string, name: string, handle: string): Promise<
 const markers = (tag: string) => ['first', 'recorded', 'held', 'last'].map((id) => `[${tag}-${id}]`);
 
 describe('an author’s eval run (own dataset, bundle subject, replay) when its instance stops (PostgreSQL)', () => {
-  let current: Cluster | undefined;
-  afterEach(async () => {
-    await current?.killAll();
-    current = undefined;
-  });
-
   it('is taken over after a SIGKILL within RunLeaseTtl + 5 s: judged cases kept, the recorded case never asks the model, the held case asked again, every case passed', async () => {
-    current = cluster('own_kill');
+    const current = cluster('own_kill');
     const [a, b] = await Promise.all([current.serve('ka'), current.serve('kb')]);
     const handle = await register(a.url);
     await putOwnDataset(a.url, 'killed', 'ok');
@@ -76,7 +70,7 @@ describe('an author’s eval run (own dataset, bundle subject, replay) when its 
   }, 60_000);
 
   it('is finished by the other instance after a SIGTERM (exit 0): the case in flight is judged on its own answer and no case is asked twice', async () => {
-    current = cluster('own_term');
+    const current = cluster('own_term');
     const [a, b] = await Promise.all([current.serve('ta'), current.serve('tb')]);
     const handle = await register(a.url);
     await putOwnDataset(a.url, 'stopped', 'tm');

@@ -6,7 +6,7 @@
 // instance starting. Each test has a schema of its own on the suite's PostgreSQL server (no test here
 // stops the database). The chat model is a fake in this process that holds any prompt containing
 // HOLD:<key> until the test releases it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   api,
   askedBy,
@@ -21,7 +21,6 @@ import {
   startWorkflow,
   submit,
   type Answer,
-  type Cluster,
 } from '../helpers/serve-cluster.js';
 
 const LEASE_SECONDS = 3;
@@ -31,14 +30,8 @@ const HOST_STOPPED = 'The host executing this run stopped.';
 const { model, cluster } = clustersOnSuitePostgres(LEASE_SECONDS);
 
 describe('SIGTERM of an instance (PostgreSQL)', () => {
-  let current: Cluster | undefined;
-  afterEach(async () => {
-    await current?.killAll();
-    current = undefined;
-  });
-
   it('keeps a workflow run parked on a HumanGate Blocked with the same approval across a restart, and approving it on the new instance finishes the same job', async () => {
-    current = cluster('sig_gate');
+    const current = cluster('sig_gate');
     const first = await current.serve('g1');
     const workflowId = await submit(first.url, chain('parked', ['draft', 'write [gate-draft]'], ['gate', 'GATE'], ['after', 'ship [gate-after]']));
     const statusUrl = await startWorkflow(first.url, workflowId);
@@ -73,7 +66,7 @@ describe('SIGTERM of an instance (PostgreSQL)', () => {
   }, 60_000);
 
   it('lets the other instance finish an eval run whose case was in flight on the SIGTERMed instance, judging that case on its own model answer', async () => {
-    current = cluster('sig_eval');
+    const current = cluster('sig_eval');
     // In order, one at a time: two judged on A, the third in flight on A at the SIGTERM, a fourth not begun.
     await current.dataset('inflight', ['[ev-c1]', '[ev-c2]', '[ev-c3] HOLD:ev-c3', '[ev-c4]']);
     const [a, b] = await Promise.all([current.serve('ea'), current.serve('eb')]);
@@ -99,7 +92,7 @@ describe('SIGTERM of an instance (PostgreSQL)', () => {
   }, 60_000);
 
   it('ends a background bundle run that was executing on the SIGTERMed instance Failed as its host stopped, within RunLeaseTtl + 5 s of a new instance starting', async () => {
-    current = cluster('sig_bundle');
+    const current = cluster('sig_bundle');
     const first = await current.serve('b1');
     const handle = await register(first.url);
     const run = await api(first.url, 'POST', `/api/bundles/${handle}/runs`, { userMessages: ['[held-bundle] HOLD:held-bundle'] });
