@@ -11,13 +11,23 @@ import { startFakeModel } from './fake-model.mjs';
 const self = fileURLToPath(import.meta.url);
 
 export async function startFakeModelProcess({ chunks, intervalMs, text }) {
-  const child = fork(self, [JSON.stringify({ chunks, intervalMs, text })], { stdio: 'inherit' });
+  const { url, close } = await forkServing(self, { chunks, intervalMs, text });
+  return { url, close };
+}
+
+/**
+ * A fake server's module run in a child (`args` as JSON in argv[2]): it answers `{ url }` once it
+ * listens and exits on the message 'close'. Both benchmark fakes start this way (suite-fake-model.mjs).
+ */
+export async function forkServing(module, args) {
+  const child = fork(module, [JSON.stringify(args)], { stdio: 'inherit' });
   const { url } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the fake model process exited (${code})`)));
   });
   return {
     url,
+    child,
     close: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

@@ -2,11 +2,11 @@
 // into `work` and run in a child process of its own, so its answers cost the benchmarked service
 // nothing. `handler` is the source of a function (body, args) → the reply startFakeOpenAIServer takes;
 // `args` reach it as JSON. count(): the requests received so far; close(): stops the child.
-import { fork } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { forkServing } from './fake-model-process.mjs';
 
 export async function startSuiteFakeModel(work, handler, args) {
   const source = await readFile(fileURLToPath(new URL('../../test/helpers/fake-openai-server.ts', import.meta.url)), 'utf8');
@@ -28,11 +28,7 @@ export async function startSuiteFakeModel(work, handler, args) {
       '});',
     ].join('\n'),
   );
-  const child = fork(launcher, [JSON.stringify(args)], { stdio: 'inherit' });
-  const { url } = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`the fake model server exited (${code})`)));
-  });
+  const { url, child, close } = await forkServing(launcher, args);
   return {
     url,
     count: () =>
@@ -45,10 +41,6 @@ export async function startSuiteFakeModel(work, handler, args) {
         child.on('message', onMessage);
         child.send('count');
       }),
-    close: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.send('close');
-      }),
+    close,
   };
 }
