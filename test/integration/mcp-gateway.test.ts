@@ -475,10 +475,16 @@ describe('hostile requests', () => {
       );
       // The call ran and was decided although nobody reads its answer…
       await eventually(async () => (decisions().filter((line) => line['surface'] === 'mcp' && line['tool'] === 'json').length > before ? true : undefined));
-      // …and the caller's four slots are all free for the next calls, while the service answers everyone.
+      // …and the caller's four slots are all free for the next calls once it ends (its decision comes
+      // before the tool runs: on a busy machine the first batch may meet it still running), while the
+      // service answers everyone. A call that held its slot until its answer was read fails every batch.
       const alice = await connectMcp(mcpUrl, '2025-06-18', await token('alice'));
       try {
-        const results = await Promise.all([1, 2, 3, 4].map(() => alice.callTool('clock', { operation: 'now' })));
+        const batch = () => Promise.all([1, 2, 3, 4].map(() => alice.callTool('clock', { operation: 'now' })));
+        const results = await eventually(async () => {
+          const answered = await batch();
+          return answered.every((result) => result.isError !== true) ? answered : undefined;
+        });
         expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false, false]);
       } finally {
         await alice.close();
