@@ -60,7 +60,10 @@ describe('json.query', () => {
   });
 
   it('fails a result too large to serialize instead of building it', async () => {
-    expect(await query({ x: 'payload' }, doubling(40, '@'))).toEqual({
+    // A bound no busy machine reaches: the size check, not the timer, must refuse it.
+    const patient = createJsonTool({ timeoutMs: 60_000 });
+    const result = await patient.invoke('query', { data: { x: 'payload' }, expression: doubling(40, '@') }, context).finally(() => patient.close?.());
+    expect(result).toEqual({
       ok: false,
       error: 'query failed: the result is larger than 1048576 characters of JSON',
     });
