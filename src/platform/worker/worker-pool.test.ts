@@ -38,7 +38,8 @@ describe('WorkerPool, one request', () => {
     const pool = create({ timeoutMs: 150 });
     const started = performance.now();
     expect(await pool.run('o', 'spin', never)).toEqual({ status: 'timeout' });
-    expect(performance.now() - started).toBeLessThan(2000);
+    // The spin never ends by itself; the bound covers the thread's start-up too, seconds on a busy machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(await pool.run('o', 5, never)).toEqual({ status: 'done', value: 10 });
   });
 
