@@ -78,6 +78,25 @@ export default tseslint.config(
     },
   },
   {
+    // The service's runtime imports of these go through src/platform/vendor/, which the build bundles
+    // (decision 3605); a direct import would load the whole package again. Types may come from anywhere.
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/vendor/**', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['typebox', 'typebox/compile', '@ai-sdk/provider-utils', 'jose', 'temporal-polyfill', '@marcbachmann/cel-js'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'import it from src/platform/vendor/ (one tree-shaken bundle in dist/; decision 3605)',
+          })),
+          patterns: [{ group: ['typebox/*'], allowTypeImports: true, message: 'import it from src/platform/vendor/typebox.ts (decision 3605)' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -1,5 +1,6 @@
 // Request and response schemas of the approval routes (DESIGN.md §13), for validation and the OpenAPI document.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 import { PageQuerySchema, PathId } from '../platform/http/index.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>

@@ -1,7 +1,8 @@
 // Request and response schemas of the bundle routes (SPEC.md "Resources"): they validate, type the
 // handlers and feed the OpenAPI document. Response schemas list every field, so nothing else (the
 // envelope, the seed messages) can ever be serialised into a body.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 import { PathId } from '../platform/http/index.js';
 
 export const MAX_USER_MESSAGES = 100;

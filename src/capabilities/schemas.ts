@@ -1,5 +1,6 @@
 // Response schema of GET /api/capabilities (also its OpenAPI source and its TypeScript type).
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 
 export const HostFamiliesSchema = Type.Object(
   {

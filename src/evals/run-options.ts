@@ -1,6 +1,6 @@
 // Reads a start request's body and applies the count ceilings of Evaluation:* to it: a request over a
 // ceiling is refused as a whole (400), never trimmed to fit. Every Max… is inclusive.
-import { Compile } from 'typebox/compile';
+import { Compile } from '../platform/vendor/typebox.js';
 import type { EvaluationConfig } from '../platform/config/types.js';
 import { validationProblem } from '../platform/http/framework-errors.js';
 import type { RunOptions } from './eval-run.js';

@@ -1,6 +1,7 @@
 // Request/response schemas of the eval routes (SPEC.md "Eval resources", DESIGN.md §7): they validate,
 // type the handlers and produce the OpenAPI entries. Field names are DESIGN §7's, exactly.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 import { PathId } from '../platform/http/index.js';
 
 export const EVAL_RUN_STATUSES = ['Queued', 'Running', 'Succeeded', 'Failed', 'Cancelled'] as const;

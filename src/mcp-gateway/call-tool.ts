@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { storageProblem, validationProblem } from '../platform/http/index.js';
 import { isProblemError } from '../platform/problems/index.js';
 import { invokeTool, TOOL_FAILURE_MESSAGE, type InvokeDependencies, type ToolInvocationRequest } from '../tools/index.js';
-import { Compile } from 'typebox/compile';
+import { Compile } from '../platform/vendor/typebox.js';
 import type { Caller } from './caller.js';
 import { McpToolArgumentsSchema } from './schemas.js';
 

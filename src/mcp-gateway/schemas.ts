@@ -1,6 +1,7 @@
 // Schemas of the gateway: a tools/call's arguments (the model-facing `{ operation, parameters }` of
 // DESIGN.md §5, nothing else) and the RFC 9728 protected-resource metadata document it publishes.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 
 export const McpToolArgumentsSchema = Type.Object(
   {

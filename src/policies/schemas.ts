@@ -1,6 +1,7 @@
 // Wire shapes of the policy routes (DESIGN.md §18): the explain request and answer. The schema route
 // answers Cedar's JSON schema format as it is.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 
 const surfaces = ['bundle', 'workflow', 'eval', 'direct', 'mcp'] as const;
 

@@ -1,6 +1,7 @@
 // Request and response schemas of the schedule routes (DESIGN.md §14), for validation and the OpenAPI
 // document. Field names are §14's, exactly.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 import { PageQuerySchema, PathId } from '../platform/http/index.js';
 
 const DateTime = Type.String({ format: 'date-time' });

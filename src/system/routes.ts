@@ -1,7 +1,7 @@
 // Public routes: liveness, readiness, the OpenAPI document and, when enabled, Prometheus metrics.
 // No bearer token, no rate limit, no data about callers. (The reference page at /docs is served by
 // @fastify/swagger-ui in app.ts.)
-import { Type } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
 import { ProblemError } from '../platform/problems/index.js';
 import { parserRefusalResponse, problemResponses, type App } from '../platform/http/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';

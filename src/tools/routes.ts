@@ -15,7 +15,7 @@ import {
   MAX_TIMEOUT_SECONDS,
   type ToolInvocationRequest,
 } from './schemas.js';
-import { Compile } from 'typebox/compile';
+import { Compile } from '../platform/vendor/typebox.js';
 import type { ServerResponse } from 'node:http';
 
 export interface ToolRoutesOptions extends InvokeDependencies {

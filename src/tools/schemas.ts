@@ -1,5 +1,6 @@
 // Request/response schemas of the tool routes: they validate, type the handlers and feed OpenAPI.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 
 export const RiskTierSchema = Type.Union(
   [Type.Literal('Trivial'), Type.Literal('Low'), Type.Literal('Medium'), Type.Literal('High'), Type.Literal('Critical')],

@@ -1,5 +1,6 @@
 // Request and response schemas of the webhook routes (DESIGN.md §14), for validation and the OpenAPI document.
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 import { PageQuerySchema, PathId } from '../platform/http/index.js';
 import { RESOURCE_EVENT_TYPES } from '../platform/outbox/index.js';
 import { MAX_WEBHOOK_URL_LENGTH } from './destination-policy.js';

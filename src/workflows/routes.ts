@@ -3,7 +3,7 @@
 // policies per DESIGN §10: workflows-write for submit, validate, delete, start, cancel, approvals;
 // workflows-read for list, get, poll, stream. Definition bodies may be up to 2 MiB.
 import type { FastifyBaseLogger } from 'fastify';
-import { Compile } from 'typebox/compile';
+import { Compile } from '../platform/vendor/typebox.js';
 import type { AuditLog } from '../platform/audit/index.js';
 import { listValidatorCompiler, pageOf, principalOf, problemResponses, validationProblem, type App, IdempotencyHeadersSchema } from '../platform/http/index.js';
 import type { SharedSlots } from '../platform/rate-limit/index.js';

@@ -2,7 +2,8 @@
 // serialise the responses and produce the OpenAPI document. Definition bodies are checked by the
 // definition validator (every problem at once, as diagnostics) against the same field lists the
 // published WorkflowDefinition schema is built from (definition/definition-schemas.ts).
-import { Type, type Static } from 'typebox';
+import { Type } from '../platform/vendor/typebox.js';
+import type { Static } from 'typebox';
 import { PageQuerySchema, PathId } from '../platform/http/index.js';
 import { StepConfigurationSchema, WorkflowDefinitionSchema } from './definition/definition-schemas.js';
 import { diagnosticCodes } from './definition/diagnostic.js';

@@ -1,6 +1,7 @@
 // Signs a dev token: defaults (iss, aud `api://{clientId}`, iat, nbf, exp) under the caller's claims.
 // A claim given as undefined is left out, so tests can drop `exp` or `iss` on purpose.
-import { importJWK, SignJWT, type JWK, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { importJWK, SignJWT } from '../../platform/vendor/jose.js';
+import type { JWK, JWTHeaderParameters, JWTPayload } from 'jose';
 import { DEV_IDP_ALGORITHM } from './signing-key.js';
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;

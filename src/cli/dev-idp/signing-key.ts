@@ -1,6 +1,7 @@
 // The dev IdP's RS256 signing keys: generation (kid = RFC 7638 thumbprint) and the public half
 // published in the JWKS. Private material never leaves the state file and this process.
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from '../../platform/vendor/jose.js';
+import type { JWK } from 'jose';
 
 export const DEV_IDP_ALGORITHM = 'RS256';
 

@@ -3,7 +3,8 @@
 // validated by parseDataset (as a JSON dataset file is), so the 400s name the case and the field. The
 // documented shape accepts everything parseDataset accepts (an optional field may be null): a field
 // added to the dataset readers (read-case.ts) must be added here too, or GET would not show it.
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type } from '../../platform/vendor/typebox.js';
+import type { Static, TSchema } from 'typebox';
 import { PageQuerySchema, PathId } from '../../platform/http/index.js';
 import { ASSERTION_TYPES } from '../assertions/assertion.js';
 import { MAX_TIMEOUT_SECONDS } from '../datasets/read-case.js';

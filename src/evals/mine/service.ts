@@ -3,7 +3,7 @@
 // run's `mine/<name>[@<version>]` to a parsed dataset. Every use case is gated as starting a run is
 // (evals enabled and Harness.Evals.Execute, else 403) before anything else is read; a submitted
 // dataset, and one with an added case, is validated as a JSON dataset file is.
-import { Compile } from 'typebox/compile';
+import { Compile } from '../../platform/vendor/typebox.js';
 import { bundlesDisabled, type FinishedBundleRuns } from '../../bundles/index.js';
 import type { AccessPolicy } from '../../platform/access/index.js';
 import type { Principal } from '../../platform/auth/index.js';

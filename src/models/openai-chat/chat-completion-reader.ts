@@ -5,7 +5,7 @@
 // output fails like the HTTP status it stands for (retried when that status is); after output it
 // fails the stream. A chunk that is not JSON, or not a chunk, is an invalid response.
 import { JSONParseError, TypeValidationError, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { secureJsonParse, StreamingToolCallTracker } from '@ai-sdk/provider-utils';
+import { secureJsonParse, StreamingToolCallTracker } from '../../platform/vendor/ai-sdk-provider-utils.js';
 import type { ChatStreamPart, FinishReason, ModelToolCall } from '../chat-model.js';
 import { UpstreamHttpError } from '../upstream-http-error.js';
 import { UpstreamStreamError } from '../upstream-stream-error.js';

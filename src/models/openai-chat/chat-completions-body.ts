@@ -4,7 +4,7 @@
 // sent for our prompts: tool-call arguments travel as the model's own JSON text when it is an object
 // (prototype keys refused, as the SDK's secure parse did), else `{}`; an assistant turn that only
 // called tools has `content: null`.
-import { secureJsonParse } from '@ai-sdk/provider-utils';
+import { secureJsonParse } from '../../platform/vendor/ai-sdk-provider-utils.js';
 import type { ChatMessage, ChatRequest, ModelToolCall, ModelToolSpec } from '../chat-model.js';
 import type { OpenAIModelFamily } from './openai-model-family.js';
 

@@ -1,6 +1,7 @@
 // The IdP's discovery (issuer, jwks_uri) and signing keys, judged by the injected clock: stale keys are
 // refetched, an unknown kid at most once per cooldown; keys come from the discovered JWKS only.
-import { createLocalJWKSet, errors, type CryptoKey, type JSONWebKeySet, type JWTHeaderParameters, type LocalJWKSet } from 'jose';
+import { createLocalJWKSet, errors } from '../vendor/jose.js';
+import type { CryptoKey, JSONWebKeySet, JWTHeaderParameters, LocalJWKSet } from 'jose';
 import type { Clock } from '../clock/index.js';
 import { AuthFailure, IdentityProviderUnreachable } from './auth-failure.js';
 import { assertMetadataUrl, fetchMetadataJson } from './fetch-metadata-json.js';

@@ -2,7 +2,7 @@
 // the reason goes to the log with a token fingerprint, never the token. When the identity provider
 // cannot be reached no token can be checked: that is a 503 (said once per state change in the log),
 // not a 401 that would blame the caller's token.
-import { errors } from 'jose';
+import { errors } from '../vendor/jose.js';
 import type { AuthConfig } from '../config/types.js';
 import { AuthFailure, IdentityProviderUnreachable, identityProviderUnavailableProblem, unauthorizedProblem, type AuthFailureCategory } from './auth-failure.js';
 import type { Authenticator, AuthenticatorDeps } from './authenticator.js';

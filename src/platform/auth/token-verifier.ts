@@ -1,7 +1,8 @@
 // Verifies one JWT with the fixed policy: asymmetric algs, `exp` required and at most the configured
 // lifetime away, zero skew, audience and issuer allow-lists, keys from the JWKS only (a jku/x5u/jwk/x5c
 // header is refused, never followed), and no member named twice in the header or the claim set.
-import { jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import { jwtVerify } from '../vendor/jose.js';
+import type { JWTHeaderParameters, JWTPayload } from 'jose';
 import type { Clock } from '../clock/index.js';
 import { AuthFailure } from './auth-failure.js';
 import { hasDuplicateKeys } from './has-duplicate-keys.js';

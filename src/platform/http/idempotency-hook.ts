@@ -8,7 +8,7 @@
 // kept when it is 2xx or a 4xx other than 401 and 429; otherwise the key is let go, so a retry runs.
 // A route may name members of its answer that are never kept (the webhook secret): a replay omits them.
 import { createHash } from 'node:crypto';
-import { Type } from 'typebox';
+import { Type } from '../vendor/typebox.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, keyRecordId, type IdempotencyStore, type StoredAnswer } from '../idempotency/index.js';
 import { ProblemError } from '../problems/index.js';

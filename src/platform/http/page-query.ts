@@ -4,7 +4,8 @@
 // other route validates bodies strictly, without coercion).
 import { Ajv } from 'ajv';
 import type { FastifySchema } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from '../vendor/typebox.js';
+import type { Static } from 'typebox';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../storage/index.js';
 
 export const DEFAULT_PAGE_LIMIT = 50;

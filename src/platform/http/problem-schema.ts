@@ -1,5 +1,5 @@
 // The RFC 7807 problem document as a schema, for the OpenAPI document and route responses.
-import { Type } from 'typebox';
+import { Type } from '../vendor/typebox.js';
 import { MAX_INSTANCE_LENGTH, PROBLEM_CONTENT_TYPE, problemCatalog } from '../problems/index.js';
 
 function problemDescription(status: number): string {

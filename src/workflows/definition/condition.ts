@@ -3,7 +3,8 @@
 // cost budget (condition-cost.ts); at run time any other result, or an evaluation error, fails the step.
 // Error texts are the library's one-line summaries. Evaluation here is synchronous and unbounded: runs
 // evaluate on a worker thread under a time limit (steps/condition-evaluator.ts), never on the event loop.
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { Environment } from '../../platform/vendor/cel.js';
+import type { ASTNode } from '@marcbachmann/cel-js';
 import { conditionCost } from './condition-cost.js';
 import { conditionReads, type ConditionReads } from './condition-reads.js';
 

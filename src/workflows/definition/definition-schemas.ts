@@ -2,7 +2,8 @@
 // any other field by these lists, and the OpenAPI document publishes the same schemas, so the
 // documented request shape and what the service accepts cannot drift apart. Value checks beyond
 // shape (templates, graph, tools) are the validator's; they report every problem at once.
-import { Type, type TObject } from 'typebox';
+import { Type } from '../../platform/vendor/typebox.js';
+import type { TObject } from 'typebox';
 import { POSITIVE_TIME_SPAN_PATTERN } from '../../platform/config/index.js';
 import { MAX_STEP_NAME_LENGTH, STEP_NAME_PATTERN } from './step-name.js';
 import { stepTypes, MAX_QUERIES, MAX_TOP_K, type StepType } from './workflow-definition.js';

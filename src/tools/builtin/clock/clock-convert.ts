@@ -4,7 +4,7 @@ import { toolFailure, toolSuccess, type ToolResult } from '../../tool.js';
 import { describeInstant } from './describe-instant.js';
 import { parseIsoTime } from './parse-iso-time.js';
 import { resolveTimeZone } from './resolve-time-zone.js';
-import { Temporal } from 'temporal-polyfill';
+import { Temporal } from '../../../platform/vendor/temporal.js';
 
 export function clockConvert(parameters: Readonly<Record<string, unknown>>): ToolResult {
   const { time, to, from } = parameters;

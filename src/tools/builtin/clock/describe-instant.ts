@@ -1,6 +1,6 @@
 // Describes one instant as seen in one zone: the UTC ISO string, the local ISO string with the zone's
 // offset, and that offset. It does not validate the zone (resolveTimeZone does).
-import { Temporal } from 'temporal-polyfill';
+import { Temporal } from '../../../platform/vendor/temporal.js';
 import { formatOffset } from './format-offset.js';
 
 export interface InstantDescription {
