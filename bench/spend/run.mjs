@@ -32,7 +32,7 @@ import { call, until } from '../lib/json-calls.mjs';
 import { alternate, median, percentile, round, spread } from '../lib/stats.mjs';
 import { benchPostgres } from '../storage/embedded-postgres.mjs';
 import { systemClock } from '../../dist/src/platform/clock/index.js';
-import { createPostgresStorage } from '../../dist/src/platform/storage/index.js';
+import { createPostgresStorage } from '../../dist/src/platform/storage/postgres/create-postgres-storage.js';
 import { SpendLedger } from '../../dist/src/platform/spend/index.js';
 import { NO_BUDGET } from '../../dist/src/platform/envelope/index.js';
 import { ServiceMetrics } from '../../dist/src/platform/metrics/index.js';

@@ -8,7 +8,8 @@
 // crash is acceptable. BENCH_POSTGRES_URL points it at an existing server instead of an embedded one.
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../../dist/src/platform/clock/index.js';
-import { createMemoryStorage, createPostgresStorage } from '../../dist/src/platform/storage/index.js';
+import { createMemoryStorage } from '../../dist/src/platform/storage/index.js';
+import { createPostgresStorage } from '../../dist/src/platform/storage/postgres/create-postgres-storage.js';
 import { startPostgres } from './embedded-postgres.mjs';
 
 const OPS = Number(process.env.BENCH_OPS ?? 2_000);

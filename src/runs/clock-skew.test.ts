@@ -3,7 +3,8 @@
 // (its side effect happens once), and the one running behind never loses its own run.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../platform/clock/index.js';
-import { createPostgresStorage, type Storage } from '../platform/storage/index.js';
+import type { Storage } from '../platform/storage/index.js';
+import { createPostgresStorage } from '../platform/storage/postgres/create-postgres-storage.js';
 import { freshPostgres } from '../../test/helpers/postgres.js';
 import { RunEngine } from './run-engine.js';
 import type { LiveRun } from './live-run.js';

@@ -2,7 +2,8 @@
 // own on the run's embedded server) when PORTCULLIS_TEST_STORAGE=Postgres — the second vitest project
 // runs the whole HTTP integration suite that way, so both providers answer the same tests.
 import { systemClock, type Clock } from '../../src/platform/clock/index.js';
-import { createMemoryStorage, createPostgresStorage, type Storage } from '../../src/platform/storage/index.js';
+import { createMemoryStorage, type Storage } from '../../src/platform/storage/index.js';
+import { createPostgresStorage } from '../../src/platform/storage/postgres/create-postgres-storage.js';
 import { freshPostgres } from './postgres.js';
 import { keptBlobs } from './kept-blobs.js';
 

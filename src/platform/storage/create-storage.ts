@@ -3,13 +3,12 @@
 // StorageStartError whose one-line message names the key to fix and never the password: an
 // unreachable database names AppConfig:Storage:Postgres:ConnectionString, a schema a newer build
 // migrated names AppConfig:Storage:Postgres:Schema. migrateStorage is `portcullis migrate`'s half.
+// The Postgres provider (and `pg` with it, about 10 MB of RSS) is imported only when configured.
 import type { Clock } from '../clock/index.js';
 import type { StorageConfig } from '../config/types.js';
 import { describeConnectionTarget } from './postgres/connection/connection-string.js';
-import { createPostgresStorage, migratePostgres } from './postgres/create-postgres-storage.js';
 import type { MigrationOutcome } from './postgres/migrations/migrate.js';
 import type { PostgresLog } from './postgres/connection/pg-database.js';
-import { SchemaTooNewError } from './postgres/migrations/migrate.js';
 import { describeFailure, isUnavailableCause } from './postgres/connection/unavailable.js';
 import { createMemoryStorage } from './memory/create-memory-storage.js';
 import type { Storage } from './storage.js';
@@ -30,6 +29,7 @@ export interface StorageDeps {
 export async function createStorage(config: StorageConfig, deps: StorageDeps): Promise<Storage> {
   if (config.provider === 'Memory') return createMemoryStorage({ clock: deps.clock });
   const connectionString = requiredConnectionString(config);
+  const { createPostgresStorage } = await import('./postgres/create-postgres-storage.js');
   try {
     return await createPostgresStorage({
       clock: deps.clock,
@@ -39,7 +39,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps): P
       log: deps.log,
     });
   } catch (error) {
-    throw startError(error, config, connectionString);
+    throw await startError(error, config, connectionString);
   }
 }
 
@@ -47,10 +47,11 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps): P
 export async function migrateStorage(config: StorageConfig, deps: StorageDeps): Promise<MigrationOutcome | null> {
   if (config.provider === 'Memory') return null;
   const connectionString = requiredConnectionString(config);
+  const { migratePostgres } = await import('./postgres/create-postgres-storage.js');
   try {
     return await migratePostgres({ clock: deps.clock, connectionString, schema: config.postgres.schema, log: deps.log });
   } catch (error) {
-    throw startError(error, config, connectionString);
+    throw await startError(error, config, connectionString);
   }
 }
 
@@ -60,7 +61,8 @@ function requiredConnectionString(config: StorageConfig): string {
   return connectionString;
 }
 
-function startError(error: unknown, config: StorageConfig, connectionString: string): StorageStartError {
+async function startError(error: unknown, config: StorageConfig, connectionString: string): Promise<StorageStartError> {
+  const { SchemaTooNewError } = await import('./postgres/migrations/migrate.js');
   if (error instanceof SchemaTooNewError) return new StorageStartError(`${SCHEMA_KEY}: ${error.message}`, { cause: error });
   const target = describeConnectionTarget(connectionString);
   const reason = describeFailure(error, connectionString);

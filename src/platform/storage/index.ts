@@ -25,6 +25,7 @@ export { InvalidCursorError, decodeCursor, encodeCursor, compareNewestFirst, CUR
 export { isStorableKey, MAX_KEY_BYTES, UnstorableKeyError } from './storable-key.js';
 export { createMemoryStorage } from './memory/create-memory-storage.js';
 export { createStorage, migrateStorage, StorageStartError, type StorageDeps } from './create-storage.js';
-export { createPostgresStorage, migratePostgres, type PostgresStorageOptions } from './postgres/create-postgres-storage.js';
-export { SchemaTooNewError, type MigrationOutcome } from './postgres/migrations/migrate.js';
-export { redactConnectionString } from './postgres/connection/connection-string.js';
+// The Postgres provider is not re-exported: createStorage imports it when configured, so a Memory
+// service never loads `pg`. Tests and benchmarks import postgres/create-postgres-storage.js.
+export type { PostgresStorageOptions } from './postgres/create-postgres-storage.js';
+export type { MigrationOutcome } from './postgres/migrations/migrate.js';
