@@ -40,6 +40,14 @@ describe('toModelTools', () => {
     expect(specs.map((s) => [s.name, s.description.split('\n')[0]])).toEqual([['clock', 'Current time and time-zone conversion.']]);
   });
 
+  it('makes a tool\'s spec once and gives every later run that offers the same tool the same spec, not a copy', () => {
+    const first = toModelTools([clock])[0]!;
+    const again = toModelTools([{ name: 'calculator', description: 'Sums.', operations: [{ name: 'add', description: 'Adds.', parameters: { type: 'object' } }] }, clock]);
+    expect(again[1]).toBe(first);
+    expect(toModelTools([{ ...clock }])[0]).not.toBe(first);
+    expect(toModelTools([{ ...clock }])[0]).toEqual(first);
+  });
+
   it('offers nothing for an empty tool set', () => {
     expect(toModelTools([])).toEqual([]);
   });

@@ -15,10 +15,8 @@ import { streamErrorStatus } from './stream-error-status.js';
 export class ChatCompletionReader {
   readonly #responseHeaders: () => Readonly<Record<string, string>>;
   readonly #calls: ModelToolCall[] = [];
-  readonly #tracker = new StreamingToolCallTracker(
-    { enqueue: (part: LanguageModelV3StreamPart) => void (part.type === 'tool-call' && this.#calls.push({ id: part.toolCallId, name: part.toolName, arguments: part.input })) },
-    { typeValidation: 'if-present' },
-  );
+  /** Made at the first tool-call delta: a reply of text alone (most open streams) needs none. */
+  #tracker: StreamingToolCallTracker | undefined;
   #outputSeen = false;
   #refusal = false;
   #finishReason: string | undefined;
@@ -57,12 +55,22 @@ export class ChatCompletionReader {
       this.#refusal = true;
       out.push({ type: 'text-delta', delta: delta.refusal });
     }
-    if (delta.tool_calls != null) for (const call of delta.tool_calls) this.#tracker.processDelta(call);
+    if (delta.tool_calls != null) {
+      const tracker = (this.#tracker ??= this.#newTracker());
+      for (const call of delta.tool_calls) tracker.processDelta(call);
+    }
+  }
+
+  #newTracker(): StreamingToolCallTracker {
+    return new StreamingToolCallTracker(
+      { enqueue: (part: LanguageModelV3StreamPart) => void (part.type === 'tool-call' && this.#calls.push({ id: part.toolCallId, name: part.toolName, arguments: part.input })) },
+      { typeValidation: 'if-present' },
+    );
   }
 
   /** At the end of the body: the tool calls still open, then the one `finish`. */
   end(out: ChatStreamPart[]): void {
-    this.#tracker.flush();
+    this.#tracker?.flush();
     for (const call of this.#calls) out.push({ type: 'tool-call', call });
     out.push({
       type: 'finish',

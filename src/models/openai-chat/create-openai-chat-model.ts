@@ -14,7 +14,7 @@ import { requiredSetting } from '../required-setting.js';
 import { createRetryingChatModel, type Sleep } from '../retrying-chat-model.js';
 import { ChatCompletionReader } from './chat-completion-reader.js';
 import { chatCompletionsBody, type ChatCompletionsSettings } from './chat-completions-body.js';
-import { eventStreamEndpoint, postForEventStream, type EventStreamEndpoint } from './event-stream-request.js';
+import { eventStreamEndpoint, postForEventStream, type EventStreamResponse } from './event-stream-request.js';
 import { missingApiKeyVerdict } from './missing-api-key.js';
 import { openAIModelFamily } from './openai-model-family.js';
 
@@ -65,17 +65,16 @@ export function createOpenAIChatModel(config: ChatModelConfig, deps: OpenAIChatM
     modelId,
     timeoutSeconds: config.timeoutSeconds,
     ...shared,
-    attempt: (request, signal) => streamChatCompletion(endpoint, headersNow(), chatCompletionsBody(request, settings), signal),
+    attempt: (request, signal) => streamChatCompletion(() => postForEventStream(endpoint, headersNow(), chatCompletionsBody(request, settings), signal)),
   });
 }
 
-async function* streamChatCompletion(
-  endpoint: EventStreamEndpoint,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): AsyncGenerator<ChatStreamPart> {
-  const response = await postForEventStream(endpoint, headers, body, signal);
+/**
+ * `post` sends the request: the body is made and sent inside it, so the open call does not keep its
+ * JSON text (about 2 KB for a small agent) for as long as the model streams.
+ */
+async function* streamChatCompletion(post: () => Promise<EventStreamResponse>): AsyncGenerator<ChatStreamPart> {
+  const response = await post();
   const reader = new ChatCompletionReader(response.headers);
   const parts: ChatStreamPart[] = [];
   for await (const data of response.events()) {
