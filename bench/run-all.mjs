@@ -32,6 +32,7 @@ const benches = [
   'commit-grouping', // issue 28, the next step
   'workflow-park', // issue 37, workflow runs parked out of memory
   'eval-replay', // issue 40, recorded eval cases: replay costs no model time; runner efficiency with recordings
+  'staging-writes', // issue 36, the register row: what writing 2,000 staged files costs, four ways
 ];
 const metricsFlag = process.argv.slice(2).find((arg) => arg.startsWith('--metrics='));
 if (metricsFlag !== undefined) {
