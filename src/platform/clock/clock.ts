@@ -42,12 +42,18 @@ let offset = 0;
  * 18 bytes from the CSPRNG as base64url (24 characters). The bytes are drawn 128 ids at a time (as
  * randomUUID does): one randomBytes call per id was a measurable share of an eval case (every agent
  * message has one). Each byte is used once and zeroed once its id is made.
+ *
+ * The first character is a letter or digit: an id that began with `-` (1 in 32 did) was taken for an
+ * option by a command line (`portcullis eval run --subject-handle -7zQ…` refused it as ambiguous). The
+ * first byte's top six bits are the first character; the two values that spell `-` and `_` (62, 63)
+ * lose their top bit (30, 31: `e`, `f`). The id keeps more than 143 random bits.
  */
 function opaqueId(): string {
   if (offset + OPAQUE_ID_BYTES > pool.length) {
     pool = randomBytes(OPAQUE_ID_BYTES * IDS_PER_DRAW);
     offset = 0;
   }
+  if (pool[offset]! >= 248) pool[offset] = pool[offset]! - 128;
   const id = pool.toString('base64url', offset, offset + OPAQUE_ID_BYTES);
   pool.fill(0, offset, offset + OPAQUE_ID_BYTES);
   offset += OPAQUE_ID_BYTES;
