@@ -16,6 +16,7 @@ import { AgentRuntime } from '../agent/index.js';
 import { HostAgents } from '../agent/index.js';
 import { ConversationStore } from './conversations/conversation-store.js';
 import { BundleTurns } from './bundle-turns.js';
+import { StagingWriter } from './archive/index.js';
 import { BundleStager } from './handles/bundle-stager.js';
 import { HandleService } from './handles/handle-service.js';
 import { HandleStore } from './handles/handle-store.js';
@@ -54,6 +55,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
   };
 
   const staging = new StagingLeases({ log });
+  const writer = new StagingWriter();
   const { maxArchiveBytes, maxEntryCount, maxTotalUncompressedBytes, maxCompressionRatio } = bundles;
   const stager = new BundleStager({
     tempRoot: bundles.tempRoot,
@@ -62,6 +64,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     staging,
     ids,
     log,
+    writer,
   });
   const handles = new HandleStore({ storage, clock, handleTtlMs: bundles.handleTtlMs, staging, stager });
   const runs = new BundleRunStore({ storage, clock });
@@ -158,6 +161,7 @@ export async function registerBundles(app: App, context: AppContext): Promise<Bu
     close: async () => {
       sweeper.stop();
       await staging.close();
+      await writer.close();
     },
   };
 }

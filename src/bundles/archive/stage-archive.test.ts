@@ -1,12 +1,19 @@
 import { lstat, readFile, readdir, readlink, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { AGENT_TEXT, agentEntry, noise, specDefaultLimits, symlinkEntry } from '../../../test/fixtures/bundle-fixtures.js';
 import { createStagingSandbox, type StagingSandbox } from '../../../test/fixtures/staging-sandbox.js';
 import { buildZip, deflate, unicodePathExtra, type ZipArchiveSpec } from '../../../test/fixtures/zip-builder.js';
-import { stageArchive, type ArchiveLimits, type StagedBundle } from './index.js';
+import { stageArchive, StagingWriter, type ArchiveLimits, type StagedBundle } from './index.js';
+import type { StagedFileWriter } from './staging-writer.js';
+import type { StagingWriteBatch } from './staging-writes-requests.js';
+
+/** Every case runs twice: small files written on the event loop (the CLI's check), and by the staging writer's thread (the service). */
+const writer = new StagingWriter();
+afterAll(() => writer.close());
+let currentWriter: StagedFileWriter | undefined;
 
 let sandbox: StagingSandbox;
 beforeEach(async () => {
@@ -18,7 +25,7 @@ afterEach(async () => {
 
 async function stage(bytes: Buffer, options: { limits?: Partial<ArchiveLimits>; uploadName?: string } = {}): Promise<StagedBundle> {
   const zipPath = await sandbox.writeUpload(bytes);
-  return stageArchive({ zipPath, stagingRoot: sandbox.stagingRoot, uploadName: options.uploadName }, { ...specDefaultLimits, ...options.limits });
+  return stageArchive({ zipPath, stagingRoot: sandbox.stagingRoot, uploadName: options.uploadName, writer: currentWriter }, { ...specDefaultLimits, ...options.limits });
 }
 
 function yazlArchive(build: (zip: yazl.ZipFile) => void, options: Partial<yazl.EndOptions> = {}): Promise<Buffer> {
@@ -45,7 +52,14 @@ const realisticBundle = (zip: yazl.ZipFile): void => {
   zip.addReadStream(Readable.from([text('# Guide\n'), text('Streamed, so written with a data descriptor.\n')]), 'docs/guide.md');
 };
 
-describe('stageArchive', () => {
+describe.each([
+  ['on the event loop', undefined],
+  ['by the staging writer', writer],
+])('stageArchive, small files written %s', (_way, way) => {
+  beforeEach(() => {
+    currentWriter = way;
+  });
+
   it('stages a realistic bundle built with yazl into a private directory under the staging root', async () => {
     const staged = await stage(await yazlArchive(realisticBundle), { uploadName: 'ignored.zip' });
     expect(staged.dir.startsWith(`${sandbox.stagingRoot}/bundle-`)).toBe(true);
@@ -166,5 +180,51 @@ describe('stageArchive', () => {
     const [first, second] = await Promise.all([stage(archive), stage(archive)]);
     expect(first.dir).not.toBe(second.dir);
     expect((await readdir(sandbox.stagingRoot)).length).toBe(2);
+  });
+});
+
+describe('stageArchive with a staging writer', () => {
+  it('writes a batch itself when the writer\'s line is full, byte for byte', async () => {
+    const batches: number[] = [];
+    currentWriter = {
+      write: (batch: StagingWriteBatch) => {
+        batches.push(batch.paths.length);
+        return Promise.resolve(false);
+      },
+    };
+    const small = Array.from({ length: 300 }, (_, i) => ({ name: `small/f${i}.txt`, data: `file ${i} `.repeat(20 + i) }));
+    const staged = await stage(buildZip({ entries: [agentEntry(), ...small] }));
+    expect(batches.reduce((sum, files) => sum + files, 0)).toBe(301);
+    expect(batches.length).toBeGreaterThan(1);
+    for (const entry of small) expect(await readFile(join(staged.dir, entry.name), 'utf8')).toBe(entry.data);
+    expect((await stat(join(staged.dir, 'small', 'f0.txt'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('fails the staging when a batch cannot be written, after every batch under way settled, and stages nothing', async () => {
+    let calls = 0;
+    let settled = 0;
+    currentWriter = {
+      write: async () => {
+        calls += 1;
+        const call = calls;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        settled += 1;
+        if (call === 1) throw new Error('staging write failed: ENOSPC');
+        return true;
+      },
+    };
+    const small = Array.from({ length: 400 }, (_, i) => ({ name: `f${i}.txt`, data: noise(4096).toString('base64') }));
+    await expect(stage(buildZip({ entries: [agentEntry(), ...small] }))).rejects.toThrow('staging write failed: ENOSPC');
+    expect(settled).toBe(calls);
+    // Four batches of 128 files at most; the first fails while the second is under way, and no third starts.
+    expect(calls).toBe(2);
+    expect(await readdir(sandbox.stagingRoot).catch(() => [])).toEqual([]);
+  });
+
+  it('refuses an entry whose file is already there when the writer\'s thread opens it (O_EXCL), as the event loop would', async () => {
+    currentWriter = writer;
+    const staged = await stage(buildZip({ entries: [agentEntry(), { name: 'a.txt', data: 'first' }] }));
+    await expect(writer.write({ paths: [join(staged.dir, 'a.txt')], sizes: [6], data: Buffer.from('second') })).rejects.toThrow(/EEXIST/);
+    expect(await readFile(join(staged.dir, 'a.txt'), 'utf8')).toBe('first');
   });
 });

@@ -20,6 +20,7 @@ import { readArchiveEnd } from './read-archive-end.js';
 import { readCentralDirectory } from './read-central-directory.js';
 import { readStagedManifest } from './read-staged-manifest.js';
 import { readSymlinkTargets } from './read-symlink-targets.js';
+import type { StagedFileWriter } from './staging-writer.js';
 import { writeStagingTree } from './write-staging-tree.js';
 
 export interface StageArchiveInput {
@@ -33,6 +34,8 @@ export interface StageArchiveInput {
   readonly log?: ManifestLog;
   /** Name prefix of the private directory (default `bundle-`). */
   readonly dirPrefix?: string;
+  /** Writes the small files on a thread of its own (staging-writer.ts); without it they are written here. */
+  readonly writer?: StagedFileWriter | undefined;
 }
 
 export interface StagedBundle {
@@ -65,7 +68,7 @@ export async function stageArchive(input: StageArchiveInput, limits: ArchiveLimi
     const symlinkTargets = checkSymlinks(entries, await readSymlinkTargets(archive, entries, dataStarts, budget));
     await mkdir(input.stagingRoot, { recursive: true, mode: 0o700 });
     dir = await mkdtemp(join(input.stagingRoot, input.dirPrefix ?? 'bundle-'));
-    await writeStagingTree(archive, dir, entries, dataStarts, symlinkTargets, budget);
+    await writeStagingTree(archive, dir, entries, dataStarts, symlinkTargets, budget, input.writer);
     const manifest = await readStagedManifest(dir, input.uploadName, input.log);
     return { dir, manifest, entryCount: entries.length, uncompressedBytes: budget.written };
   } catch (error) {

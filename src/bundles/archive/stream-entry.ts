@@ -2,7 +2,8 @@
 // staging ArchiveReader at the data start the layout check found. The inflater must consume exactly
 // the declared compressed size: hidden bytes after the deflate stream are refused. A small entry (at
 // most 1 MiB either way) is inflated in one synchronous call, its output capped one byte past what it
-// may produce, and written in one piece; a larger one streams, so nothing large is ever held whole.
+// may produce, and written in one piece (or handed whole to a writer of its own: readSmallEntry); a
+// larger one streams, so nothing large is ever held whole.
 // Failures are sorted by origin: guards pass through, zlib errors are corrupt data, staging write
 // failures stay server errors, and anything else is a malformed archive.
 import { finished, pipeline } from 'node:stream/promises';
@@ -22,17 +23,36 @@ export const SMALL_ENTRY_BYTES = 1024 * 1024;
 
 export async function streamEntry(archive: ArchiveReader, entry: ArchiveEntry, dataStart: number, sink: Writable, budget: ExpansionBudget): Promise<void> {
   try {
-    if (entry.compressedSize <= SMALL_ENTRY_BYTES && entry.uncompressedSize <= SMALL_ENTRY_BYTES) {
-      await writeSmallEntry(archive, entry, dataStart, sink, budget);
+    if (isSmallEntry(entry)) {
+      sink.end(await smallEntryBytes(archive, entry, dataStart, budget));
+      await finished(sink);
     } else {
       await streamLargeEntry(archive, entry, dataStart, sink, budget);
     }
   } catch (error) {
-    if (isArchiveRejected(error)) throw error;
-    if (error instanceof StagingWriteFailed) throw error.cause;
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    throw new ArchiveRejected(typeof code === 'string' && code.startsWith('Z_') ? 'corrupt-data' : 'malformed-archive', { cause: error });
+    throw sorted(error);
   }
+}
+
+/** Whether an entry is inflated in one call (and may be written in one piece). */
+export function isSmallEntry(entry: ArchiveEntry): boolean {
+  return entry.compressedSize <= SMALL_ENTRY_BYTES && entry.uncompressedSize <= SMALL_ENTRY_BYTES;
+}
+
+/** A small entry's bytes, inflated and metered, for a writer of its own (failures sorted as streamEntry sorts them). */
+export async function readSmallEntry(archive: ArchiveReader, entry: ArchiveEntry, dataStart: number, budget: ExpansionBudget): Promise<Buffer> {
+  try {
+    return await smallEntryBytes(archive, entry, dataStart, budget);
+  } catch (error) {
+    throw sorted(error);
+  }
+}
+
+function sorted(error: unknown): unknown {
+  if (isArchiveRejected(error)) return error;
+  if (error instanceof StagingWriteFailed) return error.cause;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return new ArchiveRejected(typeof code === 'string' && code.startsWith('Z_') ? 'corrupt-data' : 'malformed-archive', { cause: error });
 }
 
 /** The checked data start of an entry; every entry has one once the layout check passed. */
@@ -44,7 +64,7 @@ export function dataStartOf(dataStarts: DataStarts, entry: ArchiveEntry): number
 
 const deflated = (entry: ArchiveEntry): boolean => entry.method === METHOD_DEFLATED && entry.compressedSize > 0;
 
-async function writeSmallEntry(archive: ArchiveReader, entry: ArchiveEntry, dataStart: number, sink: Writable, budget: ExpansionBudget): Promise<void> {
+async function smallEntryBytes(archive: ArchiveReader, entry: ArchiveEntry, dataStart: number, budget: ExpansionBudget): Promise<Buffer> {
   const raw = Buffer.allocUnsafe(entry.compressedSize);
   const { bytesRead } = await archive.read(raw, 0, raw.length, dataStart);
   if (bytesRead !== raw.length) throw new ArchiveRejected('truncated');
@@ -70,8 +90,7 @@ async function writeSmallEntry(archive: ArchiveReader, entry: ArchiveEntry, data
     const refused = count.take(output) ?? count.finish();
     if (refused !== null) throw refused;
   }
-  sink.end(output);
-  await finished(sink);
+  return output;
 }
 
 async function streamLargeEntry(archive: ArchiveReader, entry: ArchiveEntry, dataStart: number, sink: Writable, budget: ExpansionBudget): Promise<void> {

@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IdGenerator } from '../../platform/clock/index.js';
 import { ProblemError } from '../../platform/problems/index.js';
-import { checkStagingRoot, isArchiveRejected, stageArchive, type ArchiveLimits } from '../archive/index.js';
+import { checkStagingRoot, isArchiveRejected, stageArchive, type ArchiveLimits, type StagingWriter } from '../archive/index.js';
 import type { ManifestLog } from '../../agent/index.js';
 import { stagingRootOverlaps } from '../problems.js';
 import type { BundleHandle } from './bundle-handle.js';
@@ -27,6 +27,8 @@ export interface BundleStagerOptions {
   readonly staging: StagingLeases;
   readonly ids: IdGenerator;
   readonly log: ManifestLog;
+  /** The thread that writes staged files (its owner closes it); without it they are written on the event loop. */
+  readonly writer?: StagingWriter;
 }
 
 export class BundleStager {
@@ -89,6 +91,7 @@ export class BundleStager {
   }
 
   #stage(zipPath: string, uploadName: string | undefined): Promise<StagedArchive> {
-    return stageArchive({ zipPath, stagingRoot: this.#root, uploadName, dirPrefix: stagingPrefix('bundle'), log: this.#options.log }, this.#options.limits);
+    const { log, writer } = this.#options;
+    return stageArchive({ zipPath, stagingRoot: this.#root, uploadName, dirPrefix: stagingPrefix('bundle'), log, ...(writer === undefined ? {} : { writer }) }, this.#options.limits);
   }
 }
