@@ -35,8 +35,8 @@ export class StagingWriter implements StagedFileWriter {
   }
 
   /** True once every file of the batch is written; false when nothing was written because the line was full. Rejects when a file could not be written. */
-  async write(batch: StagingWriteBatch, signal: AbortSignal = NEVER): Promise<boolean> {
-    const outcome = await this.#pool.run(OWNER, batch, signal);
+  async write(batch: StagingWriteBatch): Promise<boolean> {
+    const outcome = await this.#pool.run(OWNER, batch, NEVER);
     if (outcome.status === 'done') return true;
     if (outcome.status === 'busy') return false;
     throw new Error(outcome.status === 'failed' ? `staging write failed: ${outcome.error}` : `staging write ${outcome.status}`);
@@ -47,4 +47,5 @@ export class StagingWriter implements StagedFileWriter {
   }
 }
 
+/** A staging is never abandoned half-written: it fails or finishes, and close() ends what waits. */
 const NEVER = new AbortController().signal;

@@ -20,6 +20,7 @@ import type { ExpansionBudget } from './expansion-budget.js';
 import { STAGED_FILE_FLAGS, STAGED_FILE_MODE } from './staged-file.js';
 import { stagingPath } from './staging-path.js';
 import { BATCH_BYTES, BATCH_FILES, type StagedFileWriter } from './staging-writer.js';
+import type { StagingWriteBatch } from './staging-writes-requests.js';
 import { dataStartOf, isSmallEntry, readSmallEntry, streamEntry } from './stream-entry.js';
 
 /** libuv's default thread-pool size: more files at once would only queue behind each other. */
@@ -74,7 +75,7 @@ async function writeInBatches(
   let batch: Batch = { paths: [], contents: [], bytes: 0 };
   const send = async (): Promise<void> => {
     if (batch.paths.length === 0) return;
-    const sent = batch;
+    const sent = packed(batch);
     batch = { paths: [], contents: [], bytes: 0 };
     if (inFlight.length >= 2) await inFlight.shift();
     if (failure !== undefined) return;
@@ -101,14 +102,22 @@ async function writeInBatches(
   if (failure !== undefined) throw failure.error;
 }
 
-/** One batch through the writer's thread, or here when its line is full. */
-async function writeBatch(writer: StagedFileWriter, batch: Batch): Promise<void> {
-  const data = Buffer.concat(batch.contents, batch.bytes);
-  if (await writer.write({ paths: batch.paths, sizes: batch.contents.map((bytes) => bytes.length), data })) return;
+/** A batch as the writer takes it: the files' bytes copied back to back, so the read buffers can go. */
+function packed(batch: Batch): StagingWriteBatch {
+  return { paths: batch.paths, sizes: batch.contents.map((bytes) => bytes.length), data: Buffer.concat(batch.contents, batch.bytes) };
+}
+
+/** One batch through the writer's thread, or here when its line is full (each file a slice of the one copy). */
+async function writeBatch(writer: StagedFileWriter, batch: StagingWriteBatch): Promise<void> {
+  if (await writer.write(batch)) return;
+  const slices: Uint8Array[] = [];
+  for (let start = 0, index = 0; index < batch.sizes.length; start += batch.sizes[index]!, index += 1) {
+    slices.push(batch.data.subarray(start, start + batch.sizes[index]!));
+  }
   await eachAtMost(batch.paths, FILE_WRITES_AT_ONCE, async (path, index) => {
     const handle = await open(path, STAGED_FILE_FLAGS, STAGED_FILE_MODE);
     try {
-      await handle.writeFile(batch.contents[index]!);
+      await handle.writeFile(slices[index]!);
     } finally {
       await handle.close();
     }

@@ -91,7 +91,7 @@ export class BundleStager {
   }
 
   #stage(zipPath: string, uploadName: string | undefined): Promise<StagedArchive> {
-    const { log, writer } = this.#options;
-    return stageArchive({ zipPath, stagingRoot: this.#root, uploadName, dirPrefix: stagingPrefix('bundle'), log, ...(writer === undefined ? {} : { writer }) }, this.#options.limits);
+    const { log, writer, limits } = this.#options;
+    return stageArchive({ zipPath, stagingRoot: this.#root, uploadName, dirPrefix: stagingPrefix('bundle'), log, writer }, limits);
   }
 }
