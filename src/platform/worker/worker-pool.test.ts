@@ -35,7 +35,8 @@ describe('WorkerPool, one request', () => {
   });
 
   it('times out a runaway request and answers the next one from a fresh thread', async () => {
-    const pool = create({ timeoutMs: 150 });
+    // The bound counts the thread's CPU time: the spin reaches it, and a fresh thread kept off the CPU by a busy machine is not charged for the wait.
+    const pool = create({ timeoutMs: 150, cpuTime: { wallLimitMs: 10_000 } });
     const started = performance.now();
     expect(await pool.run('o', 'spin', never)).toEqual({ status: 'timeout' });
     // The spin never ends by itself; the bound covers the thread's start-up too, seconds on a busy machine.
@@ -59,7 +60,7 @@ describe('WorkerPool, one request', () => {
   });
 
   it('reports a reply that cannot be cloned as crashed rather than hanging', async () => {
-    expect(await create().run('o', 'clone', never)).toEqual({ status: 'crashed' });
+    expect(await create({ timeoutMs: 10_000 }).run('o', 'clone', never)).toEqual({ status: 'crashed' });
   });
 
   it('does not count thread start-up against the request time bound', async () => {
@@ -82,7 +83,7 @@ describe('WorkerPool, one request', () => {
   });
 
   it.runIf(process.platform === 'linux')('with cpuTime, stops a request at its wall limit however little it ran', async () => {
-    const pool = create({ timeoutMs: 150, cpuTime: { wallLimitMs: 400 } });
+    const pool = create({ timeoutMs: 150, cpuTime: { wallLimitMs: 1_500 } });
     expect(await pool.run('o', { sleepMs: 10_000 }, never)).toEqual({ status: 'timeout' });
     expect(await pool.run('o', 4, never)).toEqual({ status: 'done', value: 8 });
   });
@@ -95,7 +96,7 @@ describe('WorkerPool, one request', () => {
 
 describe('WorkerPool, many requests', () => {
   it("answers one owner's queued requests in order and drops a queued one whose signal aborts", async () => {
-    const pool = create({ timeoutMs: 150 });
+    const pool = create({ timeoutMs: 150, cpuTime: { wallLimitMs: 10_000 } });
     const controller = new AbortController();
     const runaway = pool.run('o', 'spin', never);
     const dropped = pool.run('o', 'x-aborted', controller.signal);
