@@ -11,7 +11,7 @@ import type { Approvals } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import type { Logger } from '../../platform/log/index.js';
 import { INTERRUPTED, RunWaits, type Interrupted, type LiveRun } from '../../runs/index.js';
-import { buildGraph } from '../engine/build-graph.js';
+import { graphOf } from '../engine/build-graph.js';
 import { executeWorkflow } from '../engine/execute-workflow.js';
 import type { GraphOutcome, StepOutcome } from '../engine/step-runner.js';
 import type { Timers } from '../engine/timers.js';
@@ -100,7 +100,7 @@ export class WorkflowRunExecutor {
     const teardown = new AbortController();
     let graph: GraphOutcome | undefined;
     try {
-      graph = await executeWorkflow(buildGraph(plan.workflow, new Map(plan.subPlans.map((w) => [w.id, w]))), data.input, AbortSignal.any([live.signal, teardown.signal]), {
+      graph = await executeWorkflow(graphOf(plan.workflow, new Map(plan.subPlans.map((w) => [w.id, w]))), data.input, AbortSignal.any([live.signal, teardown.signal]), {
         runners: traceStepRunners(logStepRunners(createStepRunners(this.#deps.steps, data), logger, data), this.#deps.steps.tracing, data),
         clock,
         timers: this.#deps.timers,

@@ -15,7 +15,8 @@ import type { NotGrantedBeforeCall } from '../../tools/index.js';
 import { followJournal, type RunEngine } from '../../runs/index.js';
 import type { DefinitionStore } from '../definition/definition-store.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
-import { buildGraph, flattenGraph } from '../engine/build-graph.js';
+import { flattenGraph, graphOf } from '../engine/build-graph.js';
+import type { GraphStep } from '../engine/workflow-graph.js';
 import {
   approvalAlreadyAnswered,
   approvalNotFound,
@@ -34,7 +35,7 @@ import { loadSubPlans } from './load-sub-plans.js';
 import { projectRun, type RunProjection } from './run-projection.js';
 import { isFinal, type RunStatus } from './run-status.js';
 import { LIVE_STATES, workflowRunKey, type WorkflowRunStore, type RunView } from './workflow-run-store.js';
-import type { WorkflowApproval, WorkflowRunData } from './workflow-run.js';
+import type { RunStepRef, WorkflowApproval, WorkflowRunData } from './workflow-run.js';
 
 /** How long cancelling a Blocked run waits for it to stop (it has nothing running, so it stops at once). */
 const STOP_WAIT_MS = 5_000;
@@ -64,6 +65,16 @@ export interface CancelResult {
 
 
 
+/** The run's step list of a compiled graph's steps: made once for a frozen (cached) graph, which every run of its definition shares. */
+const stepRefs = new WeakMap<readonly GraphStep[], readonly RunStepRef[]>();
+function stepRefsOf(steps: readonly GraphStep[]): readonly RunStepRef[] {
+  const cached = stepRefs.get(steps);
+  if (cached !== undefined) return cached;
+  const refs = steps.map((step): RunStepRef => Object.freeze({ id: step.id, name: step.path, type: step.type }));
+  if (Object.isFrozen(steps)) stepRefs.set(steps, Object.freeze(refs));
+  return refs;
+}
+
 export class WorkflowRunService {
   readonly #deps: WorkflowRunServiceDependencies;
 
@@ -76,7 +87,7 @@ export class WorkflowRunService {
     const workflow = await definitions.find(starter, workflowId);
     if (workflow === undefined) throw workflowNotFound();
     const subPlans = await loadSubPlans(workflow, (id) => definitions.find(starter, id));
-    const graph = buildGraph(workflow, subPlans);
+    const graph = graphOf(workflow, subPlans);
     const runInput = { ...workflow.input, ...input };
     const tooLarge = checkRunSize(graph, runInput, this.#deps.stepLimits);
     if (tooLarge !== undefined) throw runTooLarge(tooLarge);
@@ -96,7 +107,7 @@ export class WorkflowRunService {
       ownerId: starter.ownerId,
       envelope,
       input: runInput,
-      steps: steps.map((step) => ({ id: step.id, name: step.path, type: step.type })),
+      steps: stepRefsOf(steps),
       createdAt: clock.now(),
       status: 'Queued',
       startedAt: null,
