@@ -49,4 +49,21 @@ describe('decideTool', () => {
   it('checks the server before the tool list', () => {
     expect(decideTool(envelopeOf([], []), 'mcp__s__t')).toMatchObject({ allowed: false, reason: 'server-not-allowed' });
   });
+
+  it('decides a name once per frozen grant and answers the same decision again, whatever the name', () => {
+    const envelope = envelopeOf(['clock', 'mcp__s__*'], ['s']);
+    const first = decideTool(envelope, 'clock');
+    expect(decideTool(envelope, 'clock')).toBe(first);
+    // Caller text past the remembered names is still decided, and decided right.
+    for (let i = 0; i < 300; i += 1) expect(decideTool(envelope, `mcp__s__tool${i}`)).toMatchObject({ allowed: true, rule: expect.stringContaining('via mcp__s__*') as string });
+    expect(decideTool(envelope, 'mcp__other__x')).toMatchObject({ allowed: false, reason: 'server-not-allowed' });
+    expect(decideTool(envelope, 'text')).toMatchObject({ allowed: false, reason: 'not-in-allowed-tools' });
+  });
+
+  it('decides anew under a grant that is not frozen (it could change)', () => {
+    const grant = { ...envelopeOf(['clock']), allowedTools: ['clock'] };
+    expect(decideTool(grant, 'clock').allowed).toBe(true);
+    grant.allowedTools.splice(0, 1, 'text');
+    expect(decideTool(grant, 'clock')).toMatchObject({ allowed: false, reason: 'not-in-allowed-tools' });
+  });
 });

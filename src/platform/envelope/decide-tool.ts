@@ -11,7 +11,27 @@ export function grantOf(envelope: ResolvedEnvelope | EffectiveEnvelope): Resolve
   return 'grant' in envelope ? envelope.grant : envelope;
 }
 
+/**
+ * Decisions already made under a frozen grant, by tool name as asked: a pure function of the two, asked
+ * once per call (a 1,000-step run asks the same few names a thousand times at start and as it runs).
+ * At most MAX_REMEMBERED names a grant, so caller text cannot grow it.
+ */
+const remembered = new WeakMap<ResolvedEnvelope, Map<string, ToolDecision>>();
+const MAX_REMEMBERED = 256;
+
 function decideGrant(grant: ResolvedEnvelope, toolName: string): ToolDecision {
+  if (!Object.isFrozen(grant)) return decideGrantNow(grant, toolName);
+  let decisions = remembered.get(grant);
+  if (decisions === undefined) remembered.set(grant, (decisions = new Map<string, ToolDecision>()));
+  let decision = decisions.get(toolName);
+  if (decision === undefined) {
+    decision = decideGrantNow(grant, toolName);
+    if (decisions.size < MAX_REMEMBERED) decisions.set(toolName, decision);
+  }
+  return decision;
+}
+
+function decideGrantNow(grant: ResolvedEnvelope, toolName: string): ToolDecision {
   // A pattern (`*`, `mcp__s__*`) or a malformed MCP name is not a tool; refusing it keeps wildcards config-only.
   const isMcp = toolName.slice(0, MCP_PREFIX.length).toLowerCase() === MCP_PREFIX;
   const mcp = parseMcpToolName(toolName);
