@@ -43,6 +43,18 @@ describe('clock.now', () => {
     });
   });
 
+  it('answers a call in the same millisecond and zone with its last answer, and any other anew', async () => {
+    const ticking = new ManualClock(Date.UTC(2026, 2, 1));
+    const own = createClockTool({ clock: ticking });
+    const first = await own.invoke('now', {}, context);
+    expect(await own.invoke('now', { timeZone: 'utc' }, context)).toBe(first); // the same zone, spelt otherwise
+    const berlin = await own.invoke('now', { timeZone: 'Europe/Berlin' }, context);
+    expect(output(berlin)).toMatchObject({ epochMs: Date.UTC(2026, 2, 1), local: '2026-03-01T01:00:00.000+01:00' });
+    ticking.advance(1);
+    expect(output(await own.invoke('now', { timeZone: 'Europe/Berlin' }, context))).toMatchObject({ epochMs: Date.UTC(2026, 2, 1) + 1, local: '2026-03-01T01:00:00.001+01:00' });
+    expect(Object.isFrozen(first)).toBe(true); // shared between calls, so nobody can change it
+  });
+
   it('fails naming the zone when the zone is unknown', async () => {
     expect(await tool.invoke('now', { timeZone: 'Mars/Olympus_Mons' }, context)).toEqual({
       ok: false,

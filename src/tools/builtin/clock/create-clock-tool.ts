@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../../../platform/clock/index.js';
 import { toolFailure, type Tool, type ToolResult } from '../../tool.js';
 import { clockConvert } from './clock-convert.js';
 import { clockDescriptor } from './clock-descriptor.js';
-import { clockNow } from './clock-now.js';
+import { clockNow, type LastAnswer } from './clock-now.js';
 
 export interface ClockToolOptions {
   /** Source of "now"; the system clock unless a test or engine injects its own. */
@@ -13,10 +13,11 @@ export interface ClockToolOptions {
 
 export function createClockTool(options: ClockToolOptions = {}): Tool {
   const clock = options.clock ?? systemClock;
+  const last: LastAnswer = { epochMs: Number.NaN, timeZone: '', result: undefined };
   const run = (operation: string, parameters: Readonly<Record<string, unknown>>): ToolResult => {
     switch (operation) {
       case 'now':
-        return clockNow(clock, parameters);
+        return clockNow(clock, parameters, last);
       case 'convert':
         return clockConvert(parameters);
       default:
