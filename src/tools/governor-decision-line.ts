@@ -5,7 +5,7 @@
 // category, what refused an allowed call's arguments (if anything did), where the envelope came from
 // and the request id (X-Request-Id rules). Never the parameters. The owner id is written as it is, not
 // digested like the request line's: an audit event must say who (docs/audit-events.md).
-import { FrameworkLogLine } from '../platform/log/index.js';
+import { FrameworkLogLine, jsonString, jsonStringOrNull } from '../platform/log/index.js';
 
 export class GovernorDecisionLine extends FrameworkLogLine {
   readonly event = 'tool.call.decided';
@@ -27,5 +27,15 @@ export class GovernorDecisionLine extends FrameworkLogLine {
     readonly policy: { readonly version: string; readonly decision: string; readonly determining: readonly string[]; readonly errors: readonly string[]; readonly mode: string } | null = null,
   ) {
     super();
+  }
+
+  /** Every field, in the order pino wrote them (the line is written for every governed call). */
+  override logFields(): string {
+    const policy = this.policy === null ? 'null' : JSON.stringify(this.policy);
+    return (
+      `"owner":${jsonString(this.owner)},"tool":${jsonString(this.tool)},"operation":${jsonString(this.operation)},"surface":${jsonString(this.surface)},` +
+      `"verdict":"${this.verdict}","reason":${jsonString(this.reason)},"denial":${jsonStringOrNull(this.denial)},"envelope":${jsonString(this.envelope)},` +
+      `"reqId":${jsonStringOrNull(this.reqId)},"refusal":${jsonStringOrNull(this.refusal)},"policy":${policy},"event":"tool.call.decided"`
+    );
   }
 }

@@ -1,6 +1,8 @@
 // createLogger's redaction and its framework-line fast path (the per-request line skips the redaction copy).
-import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from './create-logger.js';
+import { FrameworkLogLine } from './framework-log-line.js';
 import { RequestLogLine } from './request-log-line.js';
 
 function capture() {
@@ -10,6 +12,28 @@ function capture() {
 }
 
 const SECRET = 'sk-live-0123456789abcdefghijklmnopqrstuv';
+
+/** The line createLogger writes and the line a plain pino logger's own field loop writes, both without their time. */
+function bothWays(log: (logger: ReturnType<typeof createLogger>) => void): { ours: string; pinos: string } {
+  const written: string[] = [];
+  const ours = createLogger({ level: 'info', destination: { write: (line: string) => void written.push(line) } });
+  const reference = pino({ level: 'info' }, { write: (line: string) => void written.push(line) });
+  log(ours);
+  log(reference);
+  const [a, b] = written.map((line) => line.replace(/,"time":\d+/, ''));
+  return { ours: a!, pinos: b! };
+}
+
+class PlainLine extends FrameworkLogLine {
+  readonly absent = undefined;
+  constructor(
+    readonly name: string,
+    readonly count: number,
+    readonly nested: { readonly list: readonly string[] } | null,
+  ) {
+    super();
+  }
+}
 
 describe('createLogger', () => {
   it('redacts secrets in logged values, keys and messages', () => {
@@ -50,6 +74,28 @@ describe('createLogger', () => {
     const { level, time, pid, hostname, ...rest } = lines[0]!;
     expect([typeof level, typeof time, typeof pid, typeof hostname]).toEqual(['number', 'number', 'number', 'string']);
     expect(rest).toEqual({ reqId: 'req-1', method: 'GET', route: '/healthz', status: 200, durationMs: 0.42, owner: null, msg: 'request completed' });
+  });
+
+  it('writes a framework line byte for byte as pino itself would, bindings of a child logger included', () => {
+    const written = vi.spyOn(RequestLogLine.prototype, 'logFields');
+    const request = bothWays((logger) => logger.child({ reqId: 'req-1' }).info(new RequestLogLine('GET', '/api/tools/:name', 200, 0.42, 'owner-digest'), 'request completed'));
+    expect(request.ours).toBe(request.pinos);
+    expect(written).toHaveBeenCalledTimes(1); // our writer wrote it, pino's loop only the reference
+    written.mockRestore();
+    const unmatched = bothWays((logger) => logger.info(new RequestLogLine('POST', null, 404, Number.NaN, null), 'request completed'));
+    expect(unmatched.ours).toBe(unmatched.pinos);
+    expect(JSON.parse(unmatched.ours)).toMatchObject({ route: null, durationMs: null, owner: null });
+    // The default writer: every own field, undefined ones left out, objects as JSON.
+    const plain = bothWays((logger) => logger.warn(new PlainLine('with "quotes" and \\ a backslash', 3, { list: ['a', 'b'] }), 'plain line'));
+    expect(plain.ours).toBe(plain.pinos);
+    expect(JSON.parse(plain.ours)).not.toHaveProperty('absent');
+  });
+
+  it('escapes what a JSON string must escape in a framework line, reading back the same text', () => {
+    const awkward = 'tab\there, newline\n, quote " backslash \\ and a lone surrogate \ud800';
+    const { ours, pinos } = bothWays((logger) => logger.info(new PlainLine(awkward, 0, null), 'request completed'));
+    expect(JSON.parse(ours)).toEqual(JSON.parse(pinos));
+    expect((JSON.parse(ours) as { name: string }).name).toBe(awkward);
   });
 
   it('still redacts format arguments logged beside a framework line', () => {

@@ -3,7 +3,7 @@
 // logger), never the URL, headers, body or anything a caller, model or tool wrote. That is why the
 // logger writes it as it is, without the deep copy and secret scan every other logged object gets.
 
-import { FrameworkLogLine } from './framework-log-line.js';
+import { FrameworkLogLine, jsonNumber, jsonString, jsonStringOrNull } from './framework-log-line.js';
 
 export class RequestLogLine extends FrameworkLogLine {
   constructor(
@@ -17,5 +17,9 @@ export class RequestLogLine extends FrameworkLogLine {
     readonly owner: string | null,
   ) {
     super();
+  }
+
+  override logFields(): string {
+    return `"method":${jsonString(this.method)},"route":${jsonStringOrNull(this.route)},"status":${jsonNumber(this.status)},"durationMs":${jsonNumber(this.durationMs)},"owner":${jsonStringOrNull(this.owner)}`;
   }
 }

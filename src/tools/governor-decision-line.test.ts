@@ -1,0 +1,31 @@
+// The governor's decision line writes its own JSON (on every governed call): the bytes pino's own
+// field loop writes for the same line.
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../platform/log/index.js';
+import { GovernorDecisionLine } from './governor-decision-line.js';
+
+function bothWays(line: GovernorDecisionLine): { ours: string; pinos: string } {
+  const written: string[] = [];
+  createLogger({ level: 'info', destination: { write: (text: string) => void written.push(text) } }).info(line, 'tool call governed');
+  pino({ level: 'info' }, { write: (text: string) => void written.push(text) }).info(line, 'tool call governed');
+  const [ours, pinos] = written.map((text) => text.replace(/,"time":\d+/, ''));
+  return { ours: ours!, pinos: pinos! };
+}
+
+describe('GovernorDecisionLine', () => {
+  it('is written as pino writes it: an allowed call, every optional field null', () => {
+    const line = new GovernorDecisionLine('oidc:alice', 'clock', 'now', 'workflow', 'allowed', 'granted by AppConfig:AI:BundleExecution:Envelopes:Default', null, 'default', null);
+    const { ours, pinos } = bothWays(line);
+    expect(ours).toBe(pinos);
+    expect(JSON.parse(ours)).toMatchObject({ event: 'tool.call.decided', owner: 'oidc:alice', denial: null, refusal: null, policy: null, reqId: null, msg: 'tool call governed' });
+  });
+
+  it('is written as pino writes it: a denial with a refusal, a request id and a policy decision', () => {
+    const policy = { version: 'v"1', decision: 'deny', determining: ['refund-limit'], errors: [], mode: 'enforce' };
+    const line = new GovernorDecisionLine('oidc:o\\"dd', 'mcp__shop__refund', 'refund', 'direct', 'denied', 'denied: policy refund-limit', 'policy', 'subject', 'req-7', 'invalid-parameters', policy);
+    const { ours, pinos } = bothWays(line);
+    expect(ours).toBe(pinos);
+    expect(JSON.parse(ours)).toMatchObject({ owner: 'oidc:o\\"dd', policy, refusal: 'invalid-parameters', reqId: 'req-7' });
+  });
+});
