@@ -123,7 +123,8 @@ export type CallRefusal =
   | { readonly kind: 'invalid-parameters'; readonly message: string };
 
 export type GovernedCallOutcome =
-  | { readonly status: 'succeeded'; readonly tool: Tool; readonly operation: string; readonly output: string }
+  /** `value`: the output's JSON value when the tool gave it (frozen; ToolResult.value), else undefined. */
+  | { readonly status: 'succeeded'; readonly tool: Tool; readonly operation: string; readonly output: string; readonly value: unknown }
   /** `busy`: the tool refused the call at once, nothing run, because too much work waits for it. */
   | { readonly status: 'failed'; readonly tool: Tool; readonly operation: string; readonly error: string; readonly busy?: true }
   | { readonly status: 'denied'; readonly denial: GovernorDenial; readonly reason: string }
@@ -354,7 +355,7 @@ export class GovernedCalls {
       (result): GovernedCallOutcome => {
         // The signal is read only for a failure: a direct invocation builds it only when read.
         this.#completed(request, tool, result.ok ? 'succeeded' : stoppedAs(request.signal) ?? 'failed', started, span);
-        if (result.ok) return { status: 'succeeded', tool, operation: op, output: result.output };
+        if (result.ok) return { status: 'succeeded', tool, operation: op, output: result.output, value: result.value };
         // A literal each way: a conditional spread costs V8's slow path on every call.
         if (result.busy === true) return { status: 'failed', tool, operation: op, error: result.error, busy: true };
         return { status: 'failed', tool, operation: op, error: result.error };

@@ -57,7 +57,15 @@ export interface ConversationScope {
 }
 
 export type ToolResult =
-  | { readonly ok: true; readonly output: string }
+  | {
+      readonly ok: true;
+      readonly output: string;
+      /**
+       * The JSON value `output` is the text of, frozen all the way down: set only by a tool that wrote
+       * the text from exactly this value, so a workflow step keeps it instead of parsing the text again.
+       */
+      readonly value?: unknown;
+    }
   | {
       readonly ok: false;
       readonly error: string;

@@ -12,7 +12,7 @@ export function boundOutputs(runners: StepRunners, limits: Pick<StepLimits, 'max
   let kept = 0;
   const check = (outcome: StepOutcome): StepOutcome => {
     if (outcome.output === undefined) return outcome;
-    const size = jsonSize(outcome.output, maxStepOutputBytes);
+    const size = sizeOf(outcome.output, maxStepOutputBytes);
     if (size > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
     if (kept + size > maxRunOutputBytes) return { ok: false, error: runOutputTooLarge(maxRunOutputBytes) };
     kept += size;
@@ -20,4 +20,16 @@ export function boundOutputs(runners: StepRunners, limits: Pick<StepLimits, 'max
   };
   // `.then`, not another async layer: this wraps every step of every run.
   return mapStepRunners(runners, (runner) => (context) => runner(context).then(check));
+}
+
+/** Exact sizes of frozen values measured once (a tool's shared answer is kept by step after step); a size past a bound is not kept. */
+const measured = new WeakMap<object, number>();
+
+function sizeOf(output: unknown, limit: number): number {
+  if (typeof output !== 'object' || output === null || !Object.isFrozen(output)) return jsonSize(output, limit);
+  const known = measured.get(output);
+  if (known !== undefined) return known;
+  const size = jsonSize(output, limit);
+  if (size <= limit) measured.set(output, size);
+  return size;
 }

@@ -93,9 +93,10 @@ function stepOutcome(outcome: GovernedCallOutcome, maxStepOutputBytes: number): 
     case 'failed':
       return { ok: false, error: `The tool reported a failure: ${excerpt(outcome.error)}` };
     case 'succeeded':
-      // Measured before parsing, so an over-large output is never also held as a parsed copy.
-      if (Buffer.byteLength(outcome.output, 'utf8') > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
-      return parsedOutcome(outcome.output);
+      // Measured before parsing, so an over-large output is never also held as a parsed copy. A text
+      // of n UTF-16 units has at most 3n UTF-8 bytes: a short one needs no count.
+      if (outcome.output.length * 3 > maxStepOutputBytes && Buffer.byteLength(outcome.output, 'utf8') > maxStepOutputBytes) return { ok: false, error: stepOutputTooLarge(maxStepOutputBytes) };
+      return parsedOutcome(outcome.output, outcome.value);
   }
 }
 /** Redacted, at most MAX_TOOL_ERROR_BYTES, and marked when cut (validator messages name the caller's fields). */
@@ -104,10 +105,28 @@ function excerpt(text: string): string {
   return cut.truncated ? `${cut.text}…` : cut.text;
 }
 
-/** The output parsed as JSON when it parses; decided clean on its text when it can be (most are). */
-function parsedOutcome(text: string): StepOutcome {
-  const output = parseOutput(text);
-  return { ok: true, output, redacted: textCarriesNoSecret(text) ? output : undefined };
+/**
+ * The output as JSON when it parses (the tool's own value when it gave one: the text's, frozen);
+ * decided clean on its text when it can be (most are).
+ */
+function parsedOutcome(text: string, value: unknown): StepOutcome {
+  const output = value === undefined ? parseOutput(text) : value;
+  return { ok: true, output, redacted: carriesNoSecret(text) ? output : undefined };
+}
+
+/** The longest text whose verdict is kept for the next step: a tool answering the same text again is not scanned again. */
+const MAX_REMEMBERED_TEXT = 4096;
+let lastText = '';
+let lastVerdict = false;
+
+function carriesNoSecret(text: string): boolean {
+  if (text === lastText) return lastVerdict;
+  const verdict = textCarriesNoSecret(text);
+  if (text.length <= MAX_REMEMBERED_TEXT) {
+    lastText = text;
+    lastVerdict = verdict;
+  }
+  return verdict;
 }
 
 function parseOutput(output: string): unknown {

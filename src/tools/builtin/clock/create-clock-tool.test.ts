@@ -53,6 +53,9 @@ describe('clock.now', () => {
     ticking.advance(1);
     expect(output(await own.invoke('now', { timeZone: 'Europe/Berlin' }, context))).toMatchObject({ epochMs: Date.UTC(2026, 2, 1) + 1, local: '2026-03-01T01:00:00.001+01:00' });
     expect(Object.isFrozen(first)).toBe(true); // shared between calls, so nobody can change it
+    // Its value is exactly what its text parses to, frozen too (a workflow step keeps it unparsed).
+    expect(first.ok && first.value).toEqual(output(first));
+    expect(first.ok && Object.isFrozen(first.value)).toBe(true);
   });
 
   it('fails naming the zone when the zone is unknown', async () => {
