@@ -1,8 +1,16 @@
 // Which strings of a step configuration are templates: prompts, system text, gate messages,
 // retrieval queries and every string inside ToolUse parameters (at any depth).
+import { madeOnce } from '../../platform/memo/index.js';
 import type { StepConfiguration } from './workflow-definition.js';
 
-export function templatedStrings(configuration: StepConfiguration): string[] {
+/** The strings of frozen (stored) configurations, listed once: a run's start checks every step's. */
+const listed = new WeakMap<StepConfiguration, readonly string[]>();
+
+export function templatedStrings(configuration: StepConfiguration): readonly string[] {
+  return madeOnce(listed, configuration, (frozen) => Object.freeze(collect(frozen)));
+}
+
+function collect(configuration: StepConfiguration): string[] {
   switch (configuration.type) {
     case 'LlmCall':
       return configuration.system === undefined ? [configuration.prompt] : [configuration.prompt, configuration.system];

@@ -7,19 +7,15 @@
 import { SUB_PLAN_SEPARATOR } from '../definition/step-name.js';
 import { MAX_SUB_PLAN_DEPTH, type StoredWorkflow } from '../definition/workflow-definition.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
+import { madeOnce } from '../../platform/memo/index.js';
 
 const compiled = new WeakMap<StoredWorkflow, WorkflowGraph>();
 const flattened = new WeakMap<WorkflowGraph, readonly GraphStep[]>();
 
 /** The workflow's graph: built once per frozen stored definition that reaches no sub-plan (the graph is frozen too), else built now. */
 export function graphOf(workflow: StoredWorkflow, workflows: ReadonlyMap<string, StoredWorkflow>): WorkflowGraph {
-  if (workflows.size > 0 || !Object.isFrozen(workflow)) return buildGraph(workflow, workflows);
-  let graph = compiled.get(workflow);
-  if (graph === undefined) {
-    graph = freezeGraph(buildGraph(workflow, workflows));
-    compiled.set(workflow, graph);
-  }
-  return graph;
+  if (workflows.size > 0) return buildGraph(workflow, workflows);
+  return madeOnce(compiled, workflow, (frozen) => freezeGraph(buildGraph(frozen, workflows)));
 }
 
 function freezeGraph(graph: WorkflowGraph): WorkflowGraph {
@@ -71,13 +67,7 @@ export function buildGraph(
 
 /** Every step of the graph and its sub-plans, parents before their children, in definition order. */
 export function flattenGraph(graph: WorkflowGraph): readonly GraphStep[] {
-  if (!Object.isFrozen(graph)) return flatten(graph);
-  let steps = flattened.get(graph);
-  if (steps === undefined) {
-    steps = Object.freeze(flatten(graph));
-    flattened.set(graph, steps);
-  }
-  return steps;
+  return madeOnce(flattened, graph, (frozen) => Object.freeze(flatten(frozen)));
 }
 
 function flatten(graph: WorkflowGraph): GraphStep[] {

@@ -17,6 +17,7 @@ import type { DefinitionStore } from '../definition/definition-store.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
 import { flattenGraph, graphOf } from '../engine/build-graph.js';
 import type { GraphStep } from '../engine/workflow-graph.js';
+import { madeOnce } from '../../platform/memo/index.js';
 import {
   approvalAlreadyAnswered,
   approvalNotFound,
@@ -68,11 +69,7 @@ export interface CancelResult {
 /** The run's step list of a compiled graph's steps: made once for a frozen (cached) graph, which every run of its definition shares. */
 const stepRefs = new WeakMap<readonly GraphStep[], readonly RunStepRef[]>();
 function stepRefsOf(steps: readonly GraphStep[]): readonly RunStepRef[] {
-  const cached = stepRefs.get(steps);
-  if (cached !== undefined) return cached;
-  const refs = steps.map((step): RunStepRef => Object.freeze({ id: step.id, name: step.path, type: step.type }));
-  if (Object.isFrozen(steps)) stepRefs.set(steps, Object.freeze(refs));
-  return refs;
+  return madeOnce(stepRefs, steps, (list) => Object.freeze(list.map((step): RunStepRef => Object.freeze({ id: step.id, name: step.path, type: step.type }))));
 }
 
 export class WorkflowRunService {

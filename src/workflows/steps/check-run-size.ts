@@ -5,33 +5,41 @@
 import { renderedSizeFromInput } from '../definition/render-template.js';
 import { templatedStrings } from '../definition/templated-strings.js';
 import type { JsonObject } from '../definition/workflow-definition.js';
+import { flattenGraph } from '../engine/build-graph.js';
 import type { GraphStep, WorkflowGraph } from '../engine/workflow-graph.js';
 import type { StepLimits } from './step-limits.js';
 
 /** Why the run cannot start (a caller-safe detail), or undefined when nothing is known to be too large. */
 export function checkRunSize(graph: WorkflowGraph, input: JsonObject, limits: Pick<StepLimits, 'maxSteps' | 'maxRenderedTemplateBytes'>): string | undefined {
-  const steps = [...stepsWithInput(graph, input)];
-  if (steps.length > limits.maxSteps) {
-    return `With the steps of its sub-plans the workflow has ${steps.length} steps; at most ${limits.maxSteps} are allowed.`;
+  // The expansion's steps, listed once per compiled graph (flattenGraph keeps a frozen graph's list).
+  const count = flattenGraph(graph).length;
+  if (count > limits.maxSteps) {
+    return `With the steps of its sub-plans the workflow has ${count} steps; at most ${limits.maxSteps} are allowed.`;
   }
-  const max = limits.maxRenderedTemplateBytes;
-  for (const [step, stepInput] of steps) {
-    let size = 0;
-    // A ToolUse step's parameters are bounded as a whole; every other template on its own.
-    const whole = step.configuration.type === 'ToolUse';
-    for (const template of templatedStrings(step.configuration)) {
-      const rendered = renderedSizeFromInput(template, stepInput, max);
-      size = whole ? size + rendered : rendered;
-      if (size > max) return `With this input, step '${step.path}' renders a template larger than the ${max} bytes a template may render to.`;
+  return templateTooLarge(graph, input, limits.maxRenderedTemplateBytes);
+}
+
+/** The first step of the expansion, in order, whose templates render too large under the input it will run with (a child sees its defaults overlaid with its parent's input). */
+function templateTooLarge(graph: WorkflowGraph, input: JsonObject, max: number): string | undefined {
+  for (const step of graph.steps) {
+    const tooLarge = stepTemplateTooLarge(step, input, max);
+    if (tooLarge !== undefined) return tooLarge;
+    if (step.child) {
+      const inChild = templateTooLarge(step.child, { ...step.child.input, ...input }, max);
+      if (inChild !== undefined) return inChild;
     }
   }
   return undefined;
 }
 
-/** Every step of the expansion with the input it will run under (a child sees its defaults overlaid with its parent's input). */
-function* stepsWithInput(graph: WorkflowGraph, input: JsonObject): Generator<[GraphStep, JsonObject]> {
-  for (const step of graph.steps) {
-    yield [step, input];
-    if (step.child) yield* stepsWithInput(step.child, { ...step.child.input, ...input });
+function stepTemplateTooLarge(step: GraphStep, input: JsonObject, max: number): string | undefined {
+  let size = 0;
+  // A ToolUse step's parameters are bounded as a whole; every other template on its own.
+  const whole = step.configuration.type === 'ToolUse';
+  for (const template of templatedStrings(step.configuration)) {
+    const rendered = renderedSizeFromInput(template, input, max);
+    size = whole ? size + rendered : rendered;
+    if (size > max) return `With this input, step '${step.path}' renders a template larger than the ${max} bytes a template may render to.`;
   }
+  return undefined;
 }

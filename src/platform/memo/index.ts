@@ -1,0 +1,1 @@
+export { madeOnce } from './frozen-memo.js';
