@@ -20,7 +20,6 @@ import type { ApprovalRequest, GateDecision, GraphOutcome, SettledStep, StepCont
 import type { Timers } from './timers.js';
 import { abortReason } from '../../platform/abort/index.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
-import { promiseOf } from '../../platform/promise/index.js';
 
 export interface EngineOptions {
   readonly runners: StepRunners;
@@ -115,7 +114,13 @@ class GraphExecution {
       return;
     }
     this.#options.observer.stepChanged(step, { status: 'Running', at: this.#options.clock.now() });
-    promiseOf(() => this.#options.runners[step.type](this.#context(step))).then(
+    let running: Promise<StepOutcome>;
+    try {
+      running = this.#options.runners[step.type](new StepRun(this, step));
+    } catch (error) {
+      running = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    running.then(
       (outcome) => this.#settle(step, outcome),
       (error: unknown) => this.#settle(step, this.#thrown(step, error)),
     );
@@ -170,12 +175,14 @@ class GraphExecution {
   /** Resolves successor edges: taken ones reach their target; a target whose edges are all resolved runs or is skipped. */
   #propagate(from: GraphStep, take: readonly string[] | undefined): void {
     const steps = this.#graph.steps;
-    const pending: Array<{ step: GraphStep; live: boolean }> = [{ step: from, live: true }];
-    while (pending.length > 0) {
-      const { step, live } = pending.pop()!;
+    // Skipped steps whose own successors are resolved next (none on a run that takes every edge: no list is made).
+    let skipped: GraphStep[] | undefined;
+    let step = from;
+    for (;;) {
+      const live = step === from;
       for (const successor of step.successors) {
         const target = steps[successor]!;
-        if (live && (take === undefined || step !== from || take.includes(target.name))) this.#reached[successor] = 1;
+        if (live && (take === undefined || take.includes(target.name))) this.#reached[successor] = 1;
         this.#remaining[successor] = this.#remaining[successor]! - 1;
         if (this.#remaining[successor] !== 0) continue;
         if (this.#reached[successor] === 1) {
@@ -183,9 +190,12 @@ class GraphExecution {
         } else {
           this.#settled[target.name] = { status: 'Skipped', output: null };
           this.#options.observer.stepChanged(target, { status: 'Skipped', at: this.#options.clock.now() });
-          pending.push({ step: target, live: false });
+          (skipped ??= []).push(target);
         }
       }
+      const next = skipped?.pop();
+      if (next === undefined) return;
+      step = next;
     }
   }
 
@@ -202,21 +212,26 @@ class GraphExecution {
     }
   }
 
-  #context(step: GraphStep): StepContext {
-    return {
-      step,
-      input: this.#input,
-      steps: this.#settled,
-      signal: this.#controller.signal,
-      awaitApproval: (request) => this.#awaitApproval(step, request),
-      runChild: (graph, input) => {
-        this.#activity.running -= 1; // the child's own steps count from here
-        return new GraphExecution(graph, input, this.#controller.signal, this.#options, this.#activity, true).run();
-      },
-    };
+  get input(): JsonObject {
+    return this.#input;
   }
 
-  async #awaitApproval(step: GraphStep, request: ApprovalRequest): Promise<GateDecision> {
+  get settled(): Readonly<Record<string, SettledStep>> {
+    return this.#settled;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Runs a sub-plan's graph inside this one (StepContext.runChild). */
+  runChild(graph: WorkflowGraph, input: JsonObject): Promise<GraphOutcome> {
+    this.#activity.running -= 1; // the child's own steps count from here
+    return new GraphExecution(graph, input, this.#controller.signal, this.#options, this.#activity, true).run();
+  }
+
+  /** Parks `step` until its approval is decided (StepContext.awaitApproval). */
+  async awaitApproval(step: GraphStep, request: ApprovalRequest): Promise<GateDecision> {
     const signal = this.#controller.signal;
     if (signal.aborted) throw abortReason(signal);
     const { clock, timers, gates, observer } = this.#options;
@@ -235,5 +250,30 @@ class GraphExecution {
       if (!signal.aborted) observer.stepChanged(step, { status: 'Running', at: clock.now() });
       this.#activity.check();
     }
+  }
+}
+
+/** A running step's context: one object a step (its two calls go back to the execution, not through closures made for each step). */
+class StepRun implements StepContext {
+  readonly step: GraphStep;
+  readonly input: JsonObject;
+  readonly steps: Readonly<Record<string, SettledStep>>;
+  readonly signal: AbortSignal;
+  readonly #execution: GraphExecution;
+
+  constructor(execution: GraphExecution, step: GraphStep) {
+    this.step = step;
+    this.input = execution.input;
+    this.steps = execution.settled;
+    this.signal = execution.signal;
+    this.#execution = execution;
+  }
+
+  awaitApproval(request: ApprovalRequest): Promise<GateDecision> {
+    return this.#execution.awaitApproval(this.step, request);
+  }
+
+  runChild(graph: WorkflowGraph, input: JsonObject): Promise<GraphOutcome> {
+    return this.#execution.runChild(graph, input);
   }
 }

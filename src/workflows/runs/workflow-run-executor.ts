@@ -17,7 +17,7 @@ import type { GraphOutcome, StepOutcome } from '../engine/step-runner.js';
 import type { Timers } from '../engine/timers.js';
 import { createStepRunners, type StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { ApprovalDesk } from './approval-desk.js';
-import { logStepRunners } from './log-step-runners.js';
+import { LogStepOutcomes } from './log-step-outcomes.js';
 import { ParkWhenBlocked } from './park-when-blocked.js';
 import { traceStepRunners } from './trace-step-runners.js';
 import { RunRecorder } from './run-recorder.js';
@@ -101,11 +101,11 @@ export class WorkflowRunExecutor {
     let graph: GraphOutcome | undefined;
     try {
       graph = await executeWorkflow(graphOf(plan.workflow, new Map(plan.subPlans.map((w) => [w.id, w]))), data.input, AbortSignal.any([live.signal, teardown.signal]), {
-        runners: traceStepRunners(logStepRunners(createStepRunners(this.#deps.steps, data), logger, data), this.#deps.steps.tracing, data),
+        runners: traceStepRunners(createStepRunners(this.#deps.steps, data), this.#deps.steps.tracing, data),
         clock,
         timers: this.#deps.timers,
         gates: desk,
-        observer: parker,
+        observer: new LogStepOutcomes(parker, logger, data),
         replay: (step) => replayed(steps.get(step.id)),
         onRunnerError: (step, error) => logger.error({ jobId, step: step.path, err: error }, 'workflow step runner threw'),
         // Parking stops the graph as a drain does: nothing runs, only gates wait.

@@ -6,7 +6,7 @@
 // step with `Tool call rejected by an approver.`. Output is the tool's output, parsed as JSON when it parses.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
 import { redactText, redactThenTruncate, textCarriesNoSecret } from '../../platform/redaction/index.js';
-import { TOOL_CALL_REJECTED, type GovernedCallOutcome, type GovernedCalls, type Supervisor } from '../../tools/index.js';
+import { TOOL_CALL_REJECTED, type ApprovalAsk, type ApprovalVerdict, type GovernedCallOutcome, type GovernedCallRequest, type GovernedCalls, type Supervisor, type ToolInput } from '../../tools/index.js';
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
 import type { StepContext, StepOutcome, StepRunner } from '../engine/step-runner.js';
@@ -31,47 +31,59 @@ export function createToolUseRunner(deps: ToolUseDependencies): StepRunner {
     const configuration = context.step.configuration as ToolUseConfiguration;
     const parameters = renderValue(configuration.parameters, templateScope(context), maxRenderedTemplateBytes) as Record<string, unknown> | undefined;
     if (parameters === undefined) return Promise.resolve({ ok: false, error: templateTooLarge(maxRenderedTemplateBytes) });
-    const input = { operation: configuration.operation, parameters };
     return deps.calls
-      .call({
-        surface: 'workflow',
-        ownerId: deps.ownerId,
-        runId: deps.runId,
-        envelope: deps.envelope,
-        toolName: configuration.tool,
-        input: () => input,
-        signal: context.signal,
-        supervisor: supervisorOf(context),
-      })
+      .call(new StepToolCall(deps, configuration, parameters, context))
       .then((outcome) => stepOutcome(outcome, maxStepOutputBytes));
   };
 }
 
+/** The governed call a step makes: one object a step, its own supervisor (a person decides through the step's approval). */
+class StepToolCall implements GovernedCallRequest, Supervisor {
+  readonly surface = 'workflow';
+  readonly ownerId: string;
+  readonly runId: string;
+  readonly envelope: ResolvedEnvelope | EffectiveEnvelope;
+  readonly toolName: string;
+  readonly signal: AbortSignal;
+  readonly supervisor: Supervisor = this;
+  readonly #input: ToolInput;
+  readonly #context: StepContext;
+
+  constructor(deps: ToolUseDependencies, configuration: ToolUseConfiguration, parameters: Record<string, unknown>, context: StepContext) {
+    this.ownerId = deps.ownerId;
+    this.runId = deps.runId;
+    this.envelope = deps.envelope;
+    this.toolName = configuration.tool;
+    this.signal = context.signal;
+    this.#input = { operation: configuration.operation, parameters };
+    this.#context = context;
+  }
+
+  input(): ToolInput {
+    return this.#input;
+  }
+
+  async ask(ask: ApprovalAsk): Promise<ApprovalVerdict> {
+    const name = ask.tool.descriptor.name;
+    const text = redactText(JSON.stringify(ask.parameters));
+    const decision = await this.#context.awaitApproval({
+      message: `The step '${this.#context.step.path}' asks to call ${name} (${ask.operation}).`,
+      timeoutMs: undefined,
+      toolCall: {
+        tool: name,
+        operation: ask.operation,
+        arguments: Buffer.byteLength(text, 'utf8') > MAX_ARGUMENTS_BYTES ? null : text,
+        riskTier: ask.tool.descriptor.riskTier,
+        reason: ask.rule,
+        ...(ask.policyVersion === undefined ? {} : { policyVersion: ask.policyVersion }),
+      },
+    });
+    return decision.decision === 'Approve' ? { approved: true, by: decision.decidedBy ?? 'an approver' } : { approved: false, expired: decision.timedOut };
+  }
+}
+
 /** The largest argument text an approval shows; larger is withheld (null). */
 const MAX_ARGUMENTS_BYTES = 65_536;
-
-/** A person decides through the step's approval, exactly like a gate's. */
-function supervisorOf(context: StepContext): Supervisor {
-  return {
-    ask: async (ask) => {
-      const name = ask.tool.descriptor.name;
-      const text = redactText(JSON.stringify(ask.parameters));
-      const decision = await context.awaitApproval({
-        message: `The step '${context.step.path}' asks to call ${name} (${ask.operation}).`,
-        timeoutMs: undefined,
-        toolCall: {
-          tool: name,
-          operation: ask.operation,
-          arguments: Buffer.byteLength(text, 'utf8') > MAX_ARGUMENTS_BYTES ? null : text,
-          riskTier: ask.tool.descriptor.riskTier,
-          reason: ask.rule,
-          ...(ask.policyVersion === undefined ? {} : { policyVersion: ask.policyVersion }),
-        },
-      });
-      return decision.decision === 'Approve' ? { approved: true, by: decision.decidedBy ?? 'an approver' } : { approved: false, expired: decision.timedOut };
-    },
-  };
-}
 
 const DENIED: StepOutcome = { ok: false, error: TOOL_DENIED };
 const REJECTED: StepOutcome = { ok: false, error: TOOL_CALL_REJECTED };
