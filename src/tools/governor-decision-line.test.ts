@@ -28,4 +28,19 @@ describe('GovernorDecisionLine', () => {
     expect(ours).toBe(pinos);
     expect(JSON.parse(ours)).toMatchObject({ owner: 'oidc:o\\"dd', policy, refusal: 'invalid-parameters', reqId: 'req-7' });
   });
+
+  it('writes each of a run of lines as pino does, whichever fields repeat from the line before', () => {
+    const allowed = (owner: string, reqId: string | null) => new GovernorDecisionLine(owner, 'clock', 'now', 'workflow', 'allowed', 'granted by the default envelope', null, 'default', reqId);
+    const lines = [
+      allowed('oidc:a', null),
+      allowed('oidc:b', null), // only the owner differs
+      allowed('oidc:b', 'req-2'), // and now the request id
+      new GovernorDecisionLine('oidc:b', 'clock', 'now', 'workflow', 'denied', 'denied: autonomy', 'autonomy', 'default', 'req-2'),
+      allowed('oidc:a', null),
+    ];
+    for (const line of lines) {
+      const { ours, pinos } = bothWays(line);
+      expect(ours).toBe(pinos);
+    }
+  });
 });

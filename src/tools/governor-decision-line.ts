@@ -29,13 +29,41 @@ export class GovernorDecisionLine extends FrameworkLogLine {
     super();
   }
 
-  /** Every field, in the order pino wrote them (the line is written for every governed call). */
+  /**
+   * Every field, in the order pino wrote them (the line is written for every governed call). All but
+   * the owner repeat from call to call of one step or tool: the last such tail is kept and written
+   * again, not rebuilt piece by piece (a line cost a kilobyte of short-lived strings).
+   */
   override logFields(): string {
-    const policy = this.policy === null ? 'null' : JSON.stringify(this.policy);
-    return (
-      `"owner":${jsonString(this.owner)},"tool":${jsonString(this.tool)},"operation":${jsonString(this.operation)},"surface":${jsonString(this.surface)},` +
-      `"verdict":"${this.verdict}","reason":${jsonString(this.reason)},"denial":${jsonStringOrNull(this.denial)},"envelope":${jsonString(this.envelope)},` +
-      `"reqId":${jsonStringOrNull(this.reqId)},"refusal":${jsonStringOrNull(this.refusal)},"policy":${policy},"event":"tool.call.decided"`
-    );
+    return `"owner":${jsonString(this.owner)},${tailOf(this)}`;
   }
+}
+
+let last: GovernorDecisionLine | undefined;
+let lastTail = '';
+
+function tailOf(line: GovernorDecisionLine): string {
+  if (
+    last !== undefined &&
+    line.tool === last.tool &&
+    line.operation === last.operation &&
+    line.surface === last.surface &&
+    line.verdict === last.verdict &&
+    line.reason === last.reason &&
+    line.denial === last.denial &&
+    line.envelope === last.envelope &&
+    line.reqId === last.reqId &&
+    line.refusal === last.refusal &&
+    line.policy === null &&
+    last.policy === null
+  ) {
+    return lastTail;
+  }
+  const policy = line.policy === null ? 'null' : JSON.stringify(line.policy);
+  lastTail =
+    `"tool":${jsonString(line.tool)},"operation":${jsonString(line.operation)},"surface":${jsonString(line.surface)},` +
+      `"verdict":"${line.verdict}","reason":${jsonString(line.reason)},"denial":${jsonStringOrNull(line.denial)},"envelope":${jsonString(line.envelope)},` +
+      `"reqId":${jsonStringOrNull(line.reqId)},"refusal":${jsonStringOrNull(line.refusal)},"policy":${policy},"event":"tool.call.decided"`;
+  last = line;
+  return lastTail;
 }

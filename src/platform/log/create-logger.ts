@@ -54,6 +54,17 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return logger;
 }
 
+/** A framework line's message is a constant of its call site: the last one's JSON is kept. */
+let lastMessage = '';
+let lastMessageJson = '""';
+function messageJson(message: string): string {
+  if (message !== lastMessage) {
+    lastMessage = message;
+    lastMessageJson = jsonString(message);
+  }
+  return lastMessageJson;
+}
+
 type Serialize = (this: Logger, object: unknown, message: unknown, level: number, time: string) => string;
 type PinoInternals = Record<symbol, unknown>;
 const { asJsonSym, lsCacheSym, chindingsSym, endSym } = pino.symbols;
@@ -71,6 +82,6 @@ function writeFrameworkLinesDirectly(logger: Logger): void {
     const self = this as unknown as PinoInternals;
     const fields = object.logFields();
     const levelPrefix = (self[lsCacheSym] as Record<number, string>)[level] as string;
-    return `${levelPrefix}${time}${self[chindingsSym] as string}${fields === '' ? '' : ','}${fields},"msg":${jsonString(message)}${self[endSym] as string}`;
+    return `${levelPrefix}${time}${self[chindingsSym] as string}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${self[endSym] as string}`;
   } satisfies Serialize;
 }

@@ -40,3 +40,4 @@ export function jsonStringOrNull(text: string | null): string {
 export function jsonNumber(value: number): string {
   return Number.isFinite(value) ? String(value) : 'null';
 }
+

@@ -87,9 +87,10 @@ export class WorkflowRunStore {
   /**
    * Keeps a run this instance just made final, with every step's state as it committed them: its
    * polls here are answered without a read, as if it had been read once (the cache `view` fills).
+   * The map is handed over, not copied: the finished run's executor never changes it again.
    */
   remember(record: StoredRecord<WorkflowRunData>, steps: ReadonlyMap<string, StepState>): void {
-    if (isFinal(record.data.status) && record.expiresAt !== null) this.#finished.set(`${record.ownerId}\u0000${record.id}`, { record, steps: new Map(steps) });
+    if (isFinal(record.data.status) && record.expiresAt !== null) this.#finished.set(`${record.ownerId}\u0000${record.id}`, { record, steps });
   }
 
   async steps(key: RecordKey): Promise<Map<string, StepState>> {
