@@ -2,16 +2,16 @@
 // (every run of it shares that frozen graph), anew otherwise.
 import { describe, expect, it } from 'vitest';
 import { deepFreezeJson } from '../../platform/storage/deep-freeze-json.js';
-import type { StoredStep, StoredWorkflow } from '../definition/workflow-definition.js';
+import type { DefinitionEdge, StoredStep, StoredWorkflow } from '../definition/workflow-definition.js';
 import { buildGraph, flattenGraph, graphOf } from './build-graph.js';
 
 const toolStep = (name: string): StoredStep => ({ id: `id-${name}`, name, type: 'ToolUse', configuration: { type: 'ToolUse', tool: 'clock', operation: 'now', parameters: {} } });
 
-function workflow(id: string, steps: StoredStep[], edges: { from: string; to: string }[]): StoredWorkflow {
+function workflow(id: string, steps: StoredStep[], edges: DefinitionEdge[]): StoredWorkflow {
   return { id, ownerId: 'sub:o', name: id, createdAt: 0, steps, edges, entryStep: steps[0]!.name, input: {}, expandedStepCount: steps.length, subPlanDepth: 0 };
 }
 
-const chain = (id: string) => workflow(id, [toolStep('a'), toolStep('b'), toolStep('c')], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }]);
+const chain = (id: string) => workflow(id, [toolStep('a'), toolStep('b'), toolStep('c')], [{ from: 'a', to: 'b', type: 'ControlFlow' }, { from: 'b', to: 'c', type: 'ControlFlow' }]);
 
 describe('graphOf', () => {
   it('compiles a frozen definition once and hands out the same frozen graph, equal to a fresh build', () => {
