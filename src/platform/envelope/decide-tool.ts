@@ -6,6 +6,7 @@ import type { EffectiveEnvelope } from './narrow-envelope.js';
 import type { ResolvedEnvelope } from './resolved-envelope.js';
 import { deny, type ToolDecision } from './tool-decision.js';
 import { matchToolPattern } from './tool-pattern-set.js';
+import { madeOnce } from '../memo/index.js';
 
 export function grantOf(envelope: ResolvedEnvelope | EffectiveEnvelope): ResolvedEnvelope {
   return 'grant' in envelope ? envelope.grant : envelope;
@@ -21,8 +22,7 @@ const MAX_REMEMBERED = 256;
 
 function decideGrant(grant: ResolvedEnvelope, toolName: string): ToolDecision {
   if (!Object.isFrozen(grant)) return decideGrantNow(grant, toolName);
-  let decisions = remembered.get(grant);
-  if (decisions === undefined) remembered.set(grant, (decisions = new Map<string, ToolDecision>()));
+  const decisions = madeOnce(remembered, grant, () => new Map<string, ToolDecision>());
   let decision = decisions.get(toolName);
   if (decision === undefined) {
     decision = decideGrantNow(grant, toolName);

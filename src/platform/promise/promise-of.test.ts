@@ -24,4 +24,13 @@ describe('promiseOf', () => {
       }),
     ).rejects.toThrow(new Error('plain text'));
   });
+
+  it('calls a function with the argument given, a synchronous throw still becoming the rejection', async () => {
+    const double = (n: number): Promise<number> => Promise.resolve(n * 2);
+    await expect(promiseOf(double, 21)).resolves.toBe(42);
+    const refuse = (n: number): Promise<number> => {
+      throw new Error(`refused ${n}`);
+    };
+    await expect(promiseOf(refuse, 7)).rejects.toThrow('refused 7');
+  });
 });

@@ -20,6 +20,7 @@ import type { ApprovalRequest, GateDecision, GraphOutcome, SettledStep, StepCont
 import type { Timers } from './timers.js';
 import { abortReason } from '../../platform/abort/index.js';
 import type { GraphStep, WorkflowGraph } from './workflow-graph.js';
+import { promiseOf } from '../../platform/promise/index.js';
 
 export interface EngineOptions {
   readonly runners: StepRunners;
@@ -114,13 +115,7 @@ class GraphExecution {
       return;
     }
     this.#options.observer.stepChanged(step, { status: 'Running', at: this.#options.clock.now() });
-    let running: Promise<StepOutcome>;
-    try {
-      running = this.#options.runners[step.type](new StepRun(this, step));
-    } catch (error) {
-      running = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    running.then(
+    promiseOf(this.#options.runners[step.type], new StepRun(this, step)).then(
       (outcome) => this.#settle(step, outcome),
       (error: unknown) => this.#settle(step, this.#thrown(step, error)),
     );
