@@ -20,6 +20,7 @@ export {
   type NotGrantedBeforeCall,
   type ToolInput,
 } from './governed-call.js';
+export { approvalToolCall, type ApprovalToolCall } from './approval-tool-call.js';
 export { ParameterValidator, MAX_TOP_LEVEL_PARAMETERS, type ParameterCheck, type SchemaError } from './parameter-validator.js';
 export { CatalogService } from './catalog-service.js';
 export { registerToolRoutes, type ToolRoutesOptions } from './routes.js';

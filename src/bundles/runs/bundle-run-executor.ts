@@ -12,10 +12,9 @@
 import type { Approvals, BundleToolCallApproval } from '../../approvals/index.js';
 import type { Clock, IdGenerator } from '../../platform/clock/index.js';
 import { narrowEnvelope, NO_BUDGET } from '../../platform/envelope/index.js';
-import { redactText } from '../../platform/redaction/index.js';
 import { RunWaits, type LiveRun } from '../../runs/index.js';
 import type { AgentRuntime, ConversationOutcome } from '../../agent/index.js';
-import type { Supervisor } from '../../tools/index.js';
+import { approvalToolCall, type Supervisor } from '../../tools/index.js';
 import type { ConversationSession, ConversationStore } from '../conversations/conversation-store.js';
 import type { HandleStore } from '../handles/handle-store.js';
 import type { BundleRunRecord, ParkedConversation, RunOutcome, RunUsage, RunningRun, WaitingCall } from './run-record.js';
@@ -102,7 +101,6 @@ export class BundleRunExecutor {
           if (resumed?.verdict !== undefined && resumed.waiting.toolCallId === toolCallId) return resumed.verdict;
           const now = clock.now();
           const name = ask.tool.descriptor.name;
-          const text = redactText(JSON.stringify(ask.parameters));
           const approval: BundleToolCallApproval = {
             approvalId: ids.opaque(),
             jobId: run.jobId,
@@ -118,12 +116,7 @@ export class BundleRunExecutor {
             kind: 'ToolCall',
             runKind: 'bundle',
             handle: run.handle,
-            tool: name,
-            operation: ask.operation,
-            arguments: Buffer.byteLength(text, 'utf8') > frameCeilingBytes ? null : text,
-            riskTier: ask.tool.descriptor.riskTier,
-            reason: ask.rule,
-            ...(ask.policyVersion === undefined ? {} : { policyVersion: ask.policyVersion }),
+            ...approvalToolCall(ask, frameCeilingBytes),
             routedTo: approvals.routing(),
             escalated: false,
             requestedBy: run.input.requestedBy ?? null,

@@ -5,8 +5,8 @@
 // Blocked, the step Waiting — until it is decided: approve runs the tool, reject or expiry fails the
 // step with `Tool call rejected by an approver.`. Output is the tool's output, parsed as JSON when it parses.
 import type { EffectiveEnvelope, ResolvedEnvelope } from '../../platform/envelope/index.js';
-import { redactText, redactThenTruncate, textCarriesNoSecret } from '../../platform/redaction/index.js';
-import { TOOL_CALL_REJECTED, type ApprovalAsk, type ApprovalVerdict, type GovernedCallOutcome, type GovernedCallRequest, type GovernedCalls, type Supervisor, type ToolInput } from '../../tools/index.js';
+import { redactThenTruncate, textCarriesNoSecret } from '../../platform/redaction/index.js';
+import { approvalToolCall, TOOL_CALL_REJECTED, type ApprovalAsk, type ApprovalVerdict, type GovernedCallOutcome, type GovernedCallRequest, type GovernedCalls, type Supervisor, type ToolInput } from '../../tools/index.js';
 import { renderValue } from '../definition/render-template.js';
 import type { ToolUseConfiguration } from '../definition/workflow-definition.js';
 import type { StepContext, StepOutcome, StepRunner } from '../engine/step-runner.js';
@@ -64,19 +64,10 @@ class StepToolCall implements GovernedCallRequest, Supervisor {
   }
 
   async ask(ask: ApprovalAsk): Promise<ApprovalVerdict> {
-    const name = ask.tool.descriptor.name;
-    const text = redactText(JSON.stringify(ask.parameters));
     const decision = await this.#context.awaitApproval({
-      message: `The step '${this.#context.step.path}' asks to call ${name} (${ask.operation}).`,
+      message: `The step '${this.#context.step.path}' asks to call ${ask.tool.descriptor.name} (${ask.operation}).`,
       timeoutMs: undefined,
-      toolCall: {
-        tool: name,
-        operation: ask.operation,
-        arguments: Buffer.byteLength(text, 'utf8') > MAX_ARGUMENTS_BYTES ? null : text,
-        riskTier: ask.tool.descriptor.riskTier,
-        reason: ask.rule,
-        ...(ask.policyVersion === undefined ? {} : { policyVersion: ask.policyVersion }),
-      },
+      toolCall: approvalToolCall(ask, MAX_ARGUMENTS_BYTES),
     });
     return decision.decision === 'Approve' ? { approved: true, by: decision.decidedBy ?? 'an approver' } : { approved: false, expired: decision.timedOut };
   }
