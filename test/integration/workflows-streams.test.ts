@@ -303,6 +303,9 @@ describe('stream ceilings and authorization', () => {
       third = await attach(base, streamPath(carolRun.statusUrl), carol);
     }
     expect(third.res.status).toBe(200);
+    // The headers come before the SNAPSHOT is read: let it be read while the run is still held,
+    // or it would (rightly) be a terminal SNAPSHOT with no FINISHED after it.
+    await until(() => second.frames.length >= 1 && third.frames.length >= 1);
     bobRun.call.release('done');
     carolRun.call.release('done');
     await Promise.all([second.ended, third.ended]);
