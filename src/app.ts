@@ -29,6 +29,7 @@ import {
   IDEMPOTENCY_HEADER,
   limitConnections,
   RequestLogController,
+  requestLogger,
   HttpRequestMetrics,
   buildResponseSerializers,
   parseJsonBody,
@@ -136,6 +137,8 @@ export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
     // Requests that arrive while closing are answered by the request-id hook (a 503 problem with its id).
     return503OnClosing: false,
     genReqId: generateRequestId,
+    // A request's child logger is made only when something logs for it besides its request line.
+    childLoggerFactory: requestLogger,
     // No bound of the router's own: Node's header limit bounds a URL, and a path id of any length
     // reaches its route, so it is authenticated and answered as the unknown id it is (path-id.ts).
     routerOptions: { maxParamLength: MAX_URL_PARAMETER_LENGTH },

@@ -16,7 +16,9 @@ import { bundleSettings, bundleZip, multipart, registerHandle } from './bundles-
 import { chain, submit, toolStep } from './workflows-harness.js';
 
 const settings = (tempRoot: string) =>
-  merge(bundleSettings(tempRoot), { AppConfig: { AI: { RateLimits: { 'workflows-write': { PermitsPerMinute: 100_000 }, 'workflows-read': { PermitsPerMinute: 100_000 } } } } });
+  merge(bundleSettings(tempRoot), {
+    AppConfig: { AI: { BundleExecution: { Auth: { AnonymousRoles: ['Harness.Tools.Invoke'] } }, DirectToolInvocation: { Enabled: true }, RateLimits: { 'workflows-write': { PermitsPerMinute: 100_000 }, 'workflows-read': { PermitsPerMinute: 100_000 } } } },
+  });
 
 describe('Idempotency-Key', () => {
   let temp: string;
@@ -79,6 +81,19 @@ describe('Idempotency-Key', () => {
     const fresh = await startRun(a, handle, 'start-3', { userMessages: ['x'] });
     expect(fresh.statusCode).toBe(202);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('ignores the header on a route that does not take one: each call runs, none is replayed, no key form is refused', async () => {
+    const invoke = (key: string) =>
+      a.app.inject({ method: 'POST', url: '/api/tools/calculator/invoke', headers: { 'idempotency-key': key }, payload: { operation: 'evaluate', parameters: { expression: '6*7' } } });
+    const first = await invoke('invoke-1');
+    const again = await invoke('invoke-1');
+    const odd = await invoke('has space');
+    for (const res of [first, again, odd]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+    expect(first.json()).toMatchObject({ tool: 'calculator', operation: 'evaluate', succeeded: true, output: JSON.stringify({ expression: '6*7', result: 42 }) });
   });
 
   it('replays an upload by the file it carried: the same handle, 201 and Location again; another file under the key is 422', async () => {

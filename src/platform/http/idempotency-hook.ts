@@ -12,6 +12,7 @@ import { Type } from '../vendor/typebox.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, keyRecordId, type IdempotencyStore, type StoredAnswer } from '../idempotency/index.js';
 import { ProblemError } from '../problems/index.js';
+import { withHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,19 +61,19 @@ export class IdempotentReplay extends Error {
 export function installIdempotency(app: FastifyInstance, store: IdempotencyStore, log: { warn(details: object, message: string): void }): void {
   app.decorateRequest('bodyDigest', null);
   app.decorateRequest('idempotency', null);
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.routeOptions.config.idempotent !== 'body' || request.headers[IDEMPOTENCY_HEADER] === undefined) return;
+  const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (request.headers[IDEMPOTENCY_HEADER] === undefined) return undefined;
     const replay = await admitIdempotent(store, request, request.bodyDigest ?? EMPTY_DIGEST);
-    if (replay !== null) return sendReplay(reply, replay);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
+    return replay === null ? undefined : sendReplay(reply, replay);
+  };
+  const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const admitted = request.idempotency;
     if (admitted === null) return payload;
     request.idempotency = null;
     const status = reply.statusCode;
-    const keep = (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 401 && status !== 429);
+    const kept = (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 401 && status !== 429);
     try {
-      if (keep && (typeof payload === 'string' || Buffer.isBuffer(payload) || payload === null)) {
+      if (kept && (typeof payload === 'string' || Buffer.isBuffer(payload) || payload === null)) {
         const location = reply.getHeader('location');
         const contentType = reply.getHeader('content-type');
         await store.complete(admitted.ownerId, admitted.id, admitted.fingerprint, {
@@ -88,6 +89,14 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
       log.warn({ err }, 'recording the answer to an Idempotency-Key failed; a retry may see it in progress');
     }
     return payload;
+  };
+  // Only the routes that take a key get the hooks: every other request (a poll, a read) pays nothing
+  // for them. A `body` route is admitted before its handler; an `upload` route's handler admits it.
+  app.addHook('onRoute', (route) => {
+    const idempotent = route.config?.idempotent;
+    if (idempotent === undefined) return;
+    if (idempotent === 'body') route.preHandler = withHook(route.preHandler, admit);
+    route.onSend = withHook(route.onSend, keep);
   });
 }
 

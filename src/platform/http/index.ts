@@ -4,6 +4,7 @@ export { installAuthentication, principalOf, isApiRoute } from './authentication
 export { installRateLimits } from './rate-limit-hook.js';
 export { installIdempotency, admitIdempotent, sendReplay, bodyFingerprint, IdempotentReplay, IDEMPOTENCY_HEADER, IdempotencyHeadersSchema } from './idempotency-hook.js';
 export { RequestLogController, ownerDigest } from './request-log.js';
+export { requestLogger, RequestLogger } from './request-logger.js';
 export { buildResponseSerializers } from './response-serializers.js';
 export { installProblemHandlers, sendProblem, requestPath } from './problem-handlers.js';
 export { clientErrorHandler } from './client-error-handler.js';

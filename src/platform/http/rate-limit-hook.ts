@@ -10,6 +10,7 @@ import type { RateLimitPolicy } from '../config/types.js';
 import { rateLimitedProblem } from '../rate-limit/index.js';
 import type { RateDecision, RateWindows } from '../storage/index.js';
 import { immediateRates } from '../storage/immediate-answers.js';
+import { withHook } from './route-hooks.js';
 
 /** `onRefused` hears each 429 by policy (the rate-limit refusal metric). */
 export function installRateLimits(
@@ -48,7 +49,6 @@ export function installRateLimits(
     const byBody = route.config?.rateLimitByBody;
     if (byBody === undefined) return;
     const hook = (request: FastifyRequest, _reply: unknown, done: HookHandlerDoneFunction): void => charge(request, byBody(request.body), done);
-    const existing = route.preValidation;
-    route.preValidation = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    route.preValidation = withHook(route.preValidation, hook);
   });
 }

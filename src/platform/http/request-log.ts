@@ -7,8 +7,9 @@
 import { hash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/index.js';
-import { RequestLogLine } from '../log/index.js';
+import { REQUEST_ID_LOG_LABEL, RequestLogLine } from '../log/index.js';
 import type { HttpRequestMetrics } from './http-request-metrics.js';
+import { RequestLogger } from './request-logger.js';
 
 /** Owner digests by principal: the token cache and anonymous mode hand out the same object per caller. */
 const digests = new WeakMap<Principal, string>();
@@ -23,7 +24,7 @@ export function ownerDigest(principal: Principal): string {
   return digest;
 }
 
-function lineFor(request: FastifyRequest, reply: FastifyReply, route = request.routeOptions.url ?? null): RequestLogLine {
+function lineFor(request: FastifyRequest, reply: FastifyReply, route = request.routeOptions.url ?? null, requestId: string | null = null): RequestLogLine {
   // Undefined, not null, on routes of plugins registered before authentication (the /docs page).
   const principal = request.principal as Principal | null | undefined;
   return new RequestLogLine(
@@ -32,6 +33,7 @@ function lineFor(request: FastifyRequest, reply: FastifyReply, route = request.r
     reply.statusCode,
     Math.round(reply.elapsedTime * 100) / 100,
     principal == null ? null : ownerDigest(principal),
+    requestId,
   );
 }
 
@@ -39,7 +41,8 @@ export class RequestLogController extends LogController {
   readonly #metrics: HttpRequestMetrics | null;
 
   constructor(metrics: HttpRequestMetrics | null = null) {
-    super();
+    // The label the request line writes its id under when it carries the id itself.
+    super({ requestIdLogLabel: REQUEST_ID_LOG_LABEL });
     this.#metrics = metrics;
   }
 
@@ -51,7 +54,14 @@ export class RequestLogController extends LogController {
     const route = options.url ?? null;
     this.#metrics?.observe(options.config, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     if (error) reply.log.error({ ...lineFor(request, reply, route), err: error }, 'request errored');
-    else reply.log.info(lineFor(request, reply, route), 'request completed');
+    else {
+      // Through the parent with the id in the line when it can (the same bytes): the request's own
+      // child logger is then never made for a request that logs nothing else (request-logger.ts).
+      const log = reply.log;
+      const parent = log instanceof RequestLogger ? log.parentAtSameLevel : undefined;
+      if (parent === undefined) log.info(lineFor(request, reply, route), 'request completed');
+      else parent.info(lineFor(request, reply, route, request.id), 'request completed');
+    }
   }
 
   override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
