@@ -8,11 +8,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../auth/index.js';
 import { isProblemError, ProblemError } from '../problems/index.js';
+import { routeOf } from './route-config.js';
 
 export function isApiRoute(request: FastifyRequest): boolean {
-  const url = request.routeOptions.url;
-  if (url === undefined || request.routeOptions.config.public === true) return false;
-  return url.startsWith('/api/') || request.routeOptions.config.bearer === true;
+  const route = routeOf(request);
+  const url = route.url;
+  if (url === undefined || route.public === true) return false;
+  return url.startsWith('/api/') || route.bearer === true;
 }
 
 export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
@@ -37,7 +39,7 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
 
 /** RFC 9728 §5.1: `Bearer resource_metadata="…"` first, then whatever the refusal said (`error="invalid_token"`). */
 function withResourceMetadata(request: FastifyRequest, error: unknown): unknown {
-  const metadata = request.routeOptions.config.resourceMetadata;
+  const metadata = routeOf(request).resourceMetadata;
   if (metadata === undefined || !isProblemError(error) || error.code !== 'unauthorized') return error;
   const rest = (error.headers['www-authenticate'] ?? 'Bearer').replace(/^Bearer\s*/, '');
   const challenge = `Bearer resource_metadata="${metadata(request)}"${rest === '' ? '' : `, ${rest}`}`;

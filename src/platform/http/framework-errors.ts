@@ -6,6 +6,7 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import { ProblemError, isProblemError } from '../problems/index.js';
 import { redactText } from '../redaction/index.js';
 import { InvalidCursorError, isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from '../storage/index.js';
+import { routeOf } from './route-config.js';
 
 interface ValidationIssue {
   readonly instancePath?: string;
@@ -59,7 +60,7 @@ export function mapFrameworkError(error: unknown, request: FastifyRequest): unkn
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return request.routeOptions.config.oversizeStatus === 413
+      return routeOf(request).oversizeStatus === 413
         ? new ProblemError('payload-too-large', 'The request body is larger than this route accepts.')
         : new ProblemError('validation-failed', 'The request body is larger than this route accepts.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey, keyRecordId, type IdempotencyStore, type StoredAnswer } from '../idempotency/index.js';
 import { ProblemError } from '../problems/index.js';
 import { withHook } from './route-hooks.js';
+import { routeOf } from './route-config.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,7 +81,7 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
           status,
           location: typeof location === 'string' ? location : null,
           contentType: typeof contentType === 'string' ? contentType : null,
-          body: payload === null ? '' : keptBody(payload.toString(), request.routeOptions.config.idempotentKeepsWithout),
+          body: payload === null ? '' : keptBody(payload.toString(), routeOf(request).idempotentKeepsWithout),
         });
       } else {
         await store.release(admitted.ownerId, admitted.id);

@@ -5,6 +5,7 @@ import { ProblemError, PROBLEM_CONTENT_TYPE, toProblem } from '../problems/index
 import { mapFrameworkError } from './framework-errors.js';
 import { MethodRouter } from './method-router.js';
 import { REQUEST_ID_HEADER, traceIdOf } from './request-id.js';
+import { routeOf } from './route-config.js';
 
 /** The path the router was handed (an undecodable segment already made a NUL-led literal: decodable-url.ts). */
 export function requestPath(request: FastifyRequest): string {
@@ -56,7 +57,7 @@ export function installProblemHandlers(app: FastifyInstance): void {
   // `GET /api/workflows/:workflowId`) belongs to its own route: 405 with its methods, before any
   // authentication, as for a path no route of this method matched.
   app.addHook('onRequest', (request, _reply, done) => {
-    const pattern = request.routeOptions.url;
+    const pattern = routeOf(request).url;
     const allowed = pattern === undefined ? null : routes.shadowedBy(pattern, requestPath(request));
     done(allowed === null ? undefined : notAllowed(request, allowed));
   });

@@ -10,6 +10,7 @@ import type { RateLimitPolicy } from '../config/types.js';
 import { rateLimitedProblem } from '../rate-limit/index.js';
 import type { RateDecision, RateWindows } from '../storage/index.js';
 import { immediateRates } from '../storage/immediate-answers.js';
+import { routeOf } from './route-config.js';
 import { withHook } from './route-hooks.js';
 
 /** `onRefused` hears each 429 by policy (the rate-limit refusal metric). */
@@ -40,7 +41,7 @@ export function installRateLimits(
     decided(verdict);
   };
   app.addHook('onRequest', (request, _reply, done) => {
-    const policy = request.routeOptions.config.rateLimit;
+    const policy = routeOf(request).rateLimit;
     if (policy === undefined) return done();
     charge(request, policy, done);
   });

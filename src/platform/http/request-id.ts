@@ -47,6 +47,7 @@ export const SHUTTING_DOWN_DETAIL = 'The service is shutting down; retry the req
  */
 export function installRequestIds(app: FastifyInstance, tracing: Tracing = TRACING_DISABLED): void {
   app.decorateRequest('traceId', null);
+  app.decorateRequest('matchedRoute', null);
   if (tracing.enabled) installRequestTracing(app, tracing);
   let closing = false;
   app.addHook('preClose', (done) => {

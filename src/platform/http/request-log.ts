@@ -10,6 +10,7 @@ import type { Principal } from '../auth/index.js';
 import { REQUEST_ID_LOG_LABEL, RequestLogLine } from '../log/index.js';
 import type { HttpRequestMetrics } from './http-request-metrics.js';
 import { RequestLogger } from './request-logger.js';
+import { routeOf } from './route-config.js';
 
 /** Owner digests by principal: the token cache and anonymous mode hand out the same object per caller. */
 const digests = new WeakMap<Principal, string>();
@@ -24,7 +25,7 @@ export function ownerDigest(principal: Principal): string {
   return digest;
 }
 
-function lineFor(request: FastifyRequest, reply: FastifyReply, route = request.routeOptions.url ?? null, requestId: string | null = null): RequestLogLine {
+function lineFor(request: FastifyRequest, reply: FastifyReply, route = routeOf(request).url ?? null, requestId: string | null = null): RequestLogLine {
   // Undefined, not null, on routes of plugins registered before authentication (the /docs page).
   const principal = request.principal as Principal | null | undefined;
   return new RequestLogLine(
@@ -49,10 +50,9 @@ export class RequestLogController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    // routeOptions builds a new object per read: read once.
-    const options = request.routeOptions;
+    const options = routeOf(request);
     const route = options.url ?? null;
-    this.#metrics?.observe(options.config, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    this.#metrics?.observe(options, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     if (error) reply.log.error({ ...lineFor(request, reply, route), err: error }, 'request errored');
     else {
       // Through the parent with the id in the line when it can (the same bytes): the request's own

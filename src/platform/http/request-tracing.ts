@@ -5,11 +5,12 @@
 // when tracing is on: with it off, requests pay nothing here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SpanKind, SpanStatusCode, type Context, type Tracing } from '../tracing/index.js';
+import { routeOf } from './route-config.js';
 
 export function installRequestTracing(app: FastifyInstance, tracing: Tracing): void {
   const contexts = new WeakMap<FastifyRequest, Context>();
   app.addHook('onRequest', (request, reply, done) => {
-    const route = request.routeOptions.url;
+    const route = routeOf(request).url;
     const span = tracing.startSpan(
       route === undefined ? request.method : `${request.method} ${route}`,
       {
