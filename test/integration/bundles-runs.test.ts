@@ -253,6 +253,26 @@ describe('run state table', () => {
   });
 });
 
+describe('GET /api/bundles/{handle}/runs/{jobId}', () => {
+  it('answers a finished run the same on every poll (kept in memory after the first), and 404 under another handle as for an unknown job', async () => {
+    const t = await app();
+    const handle = await registerHandle(t.app);
+    const other = await registerHandle(t.app);
+    const jobId = await startJob(t.app, handle, { userMessages: ['hi'] });
+    await settled(t.app, handle, jobId);
+    const polls = [];
+    for (let i = 0; i < 3; i += 1) polls.push(await poll(t.app, handle, jobId));
+    expect(polls.map((res) => res.statusCode)).toEqual([200, 200, 200]);
+    expect(polls[0]!.json()).toMatchObject({ jobId, status: 'Succeeded' });
+    expect(new Set(polls.map((res) => res.body)).size).toBe(1);
+    expect(new Set(polls.map((res) => res.headers['content-type']))).toEqual(new Set(['application/json; charset=utf-8']));
+    const elsewhere = await poll(t.app, other, jobId);
+    const unknown = await poll(t.app, other, 'no-such-job');
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.json().detail).toBe(unknown.json().detail);
+  });
+});
+
 describe('POST /api/bundles/{handle}/runs', () => {
   it('202 with jobId, statusUrl, streamUrl null for a background run, and Location carrying the status URL', async () => {
     const t = await app();

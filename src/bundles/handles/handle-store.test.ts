@@ -143,6 +143,29 @@ describe('HandleStore', () => {
     expect(await store.touch({ ownerId: 'intruder' }, 'p')).toBeUndefined();
   });
 
+  it('says a poll\'s slide is done at once only while the expiry it saw is within the granularity and nothing is being removed', async () => {
+    const staging = new StagingLeases({ log: quiet });
+    const c = new HandleStore({ storage, clock, handleTtlMs: 10 * MINUTE, staging, stager: { restage: async () => null } });
+    await add('r');
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(false); // never seen here: slide reads it
+    await c.slide({ ownerId: 'owner' }, 'r');
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(true);
+    expect(c.slidNow({ ownerId: 'intruder' }, 'r')).toBe(false);
+    clock.advance(6_000);
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(true);
+    clock.advance(1);
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(false); // due a write: slide makes it
+    await c.slide({ ownerId: 'owner' }, 'r');
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(true);
+    const dir = join(root, 'leaving');
+    await mkdir(dir);
+    staging.track('leaving', 'owner', dir);
+    staging.retire('leaving');
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(false); // a removal under way is waited for
+    await staging.settled();
+    expect(c.slidNow({ ownerId: 'owner' }, 'r')).toBe(true);
+  });
+
   it('has one instance write a polled handle\'s slide per granularity: another sees the fresh expiry and writes nothing', async () => {
     const b = new HandleStore({ storage, clock, handleTtlMs: 10 * MINUTE, staging: new StagingLeases({ log: quiet }), stager: { restage: async () => null } });
     const stored = async () => storage.records.get({ collection: 'bundle-handle', ownerId: 'owner', id: 'q' });

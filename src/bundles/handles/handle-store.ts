@@ -79,10 +79,9 @@ export class HandleStore {
    */
   slide(owner: Owner, handle: string): Promise<void> {
     const key = `${owner.ownerId}\u0000${handle}`;
-    const { clock, handleTtlMs, staging, storage } = this.#options;
-    const seen = this.#seen.get(key);
+    const { handleTtlMs, staging, storage } = this.#options;
     // Fresh enough: only what this instance is removing is waited for (nothing, usually: no promise made).
-    if (seen !== undefined && seen >= clock.now() + handleTtlMs - this.#granularityMs) return staging.settled();
+    if (this.#fresh(key)) return staging.settled();
     // Without building the handle a poll does not read, nor waiting on staging when it is there.
     return storage.records.touch<HandleData>(this.#key(owner, handle), handleTtlMs, this.#granularityMs).then((record) => {
       if (record === undefined) {
@@ -93,6 +92,19 @@ export class HandleStore {
       if (record.expiresAt !== null) this.#seen.set(key, record.expiresAt);
       return undefined;
     });
+  }
+
+  /**
+   * `slide` when it has nothing to do and nothing to wait for: the expiry this instance saw is fresh
+   * and no staged directory is being removed. True means the poll's slide is done; false, call `slide`.
+   */
+  slidNow(owner: Owner, handle: string): boolean {
+    return this.#options.staging.idle && this.#fresh(`${owner.ownerId}\u0000${handle}`);
+  }
+
+  #fresh(key: string): boolean {
+    const seen = this.#seen.get(key);
+    return seen !== undefined && seen >= this.#options.clock.now() + this.#options.handleTtlMs - this.#granularityMs;
   }
 
   /** Registers a handle and keeps its archive for other instances; returns the epoch ms it expires at unless refreshed. */

@@ -86,6 +86,11 @@ export class StagingLeases {
     return this.#byHandle.get(handle)?.leases ?? 0;
   }
 
+  /** No removal is under way: `settled()` would resolve at once. */
+  get idle(): boolean {
+    return this.#pending.size === 0;
+  }
+
   /** Resolves once every removal started so far has finished. */
   settled(): Promise<void> {
     return this.#pending.size === 0 ? SETTLED : this.#drain();

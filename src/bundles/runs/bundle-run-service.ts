@@ -112,6 +112,17 @@ export class BundleRunService {
     return runResponseOf(run);
   }
 
+  /**
+   * `get` answered at once when it needs no storage: a finished run this instance keeps, under a
+   * handle whose expiry it saw fresh (the poll's slide has nothing to write). Undefined otherwise,
+   * unknown and foreign runs included: `get` answers those.
+   */
+  getNow(principal: Principal, handle: string, jobId: string): BundleRunResponse | undefined {
+    if (!this.#options.handles.slidNow(principal, handle)) return undefined;
+    const run = this.#options.runs.finishedNow(principal, jobId);
+    return run === undefined || run.handle !== handle ? undefined : runResponseOf(run);
+  }
+
   /** The caller's runs under a handle they own (a foreign or unknown handle is 404), newest first. */
   async list(principal: Principal, handle: string, page: Page): Promise<{ runs: BundleRunResponse[]; nextCursor: string | null }> {
     if ((await this.#options.handles.touch(principal, handle)) === undefined) throw new ProblemError('not-found', HANDLE_NOT_FOUND_DETAIL);

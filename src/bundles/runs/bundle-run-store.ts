@@ -40,12 +40,22 @@ export class BundleRunStore {
 
   async find(owner: Owner, handle: string, jobId: string): Promise<BundleRunRecord | undefined> {
     const cacheKey = `${owner.ownerId}\u0000${jobId}`;
-    const cached = this.#finished.get(cacheKey);
-    if (cached !== undefined && cached.expiresAt > this.#clock.now()) return cached.run.handle === handle ? cached.run : undefined;
+    const cached = this.#cached(cacheKey);
+    if (cached !== undefined) return cached.handle === handle ? cached : undefined;
     const record = await this.#storage.records.get<BundleRunRecord>({ collection: RUN_COLLECTION, ownerId: owner.ownerId, id: jobId });
     if (record === undefined || record.scope !== handle) return undefined;
     if (isTerminal(record.data) && record.expiresAt !== null) this.#finished.set(cacheKey, { run: record.data, expiresAt: record.expiresAt });
     return record.data;
+  }
+
+  /** A finished run this instance keeps (unexpired), without a storage read; undefined when it keeps none. */
+  finishedNow(owner: Owner, jobId: string): BundleRunRecord | undefined {
+    return this.#cached(`${owner.ownerId}\u0000${jobId}`);
+  }
+
+  #cached(cacheKey: string): BundleRunRecord | undefined {
+    const cached = this.#finished.get(cacheKey);
+    return cached !== undefined && cached.expiresAt > this.#clock.now() ? cached.run : undefined;
   }
 
   /** The live run with its lease, for a claim or a takeover. */
