@@ -28,4 +28,28 @@ describe('MemoryRateWindows', () => {
     windows.takeNow('p', 'b', 1);
     expect(windows.trackedKeys).toBe(1);
   });
+
+  it('drops each window at its own minute, whichever window was at the front, and after the map emptied', () => {
+    const clock = new ManualClock();
+    const windows = new MemoryRateWindows(clock, 2);
+    windows.takeNow('p', 'a', 1);
+    clock.advance(10_000);
+    windows.takeNow('p', 'b', 1);
+    clock.advance(10_000);
+    windows.takeNow('p', 'c', 1); // beyond maxKeys: a (the front) is forgotten
+    expect(windows.trackedKeys).toBe(2);
+    clock.advance(49_999);
+    expect(windows.takeNow('p', 'b', 1)).toMatchObject({ allowed: false }); // b's minute: 10,000..69,999
+    clock.advance(1);
+    expect(windows.takeNow('p', 'b', 1)).toMatchObject({ allowed: true }); // a new minute for b
+    expect(windows.trackedKeys).toBe(2); // c, b
+    clock.advance(60_000);
+    windows.takeNow('p', 'd', 1);
+    expect(windows.trackedKeys).toBe(1);
+    clock.advance(59_999);
+    expect(windows.takeNow('p', 'd', 1)).toMatchObject({ allowed: false });
+    clock.advance(1);
+    expect(windows.takeNow('p', 'e', 1)).toMatchObject({ allowed: true });
+    expect(windows.trackedKeys).toBe(1);
+  });
 });

@@ -14,6 +14,8 @@ export class MemoryRateWindows implements RateWindows {
   readonly #maxKeys: number;
   // Map order is window start order, so expired and oldest windows sit at the front.
   readonly #windows = new Map<string, Window>();
+  /** No window expires before this (the front window's expiry, or earlier): until then none is looked at. */
+  #firstExpiry = Number.POSITIVE_INFINITY;
 
   constructor(clock: Clock, maxKeys = 100_000) {
     this.#clock = clock;
@@ -51,15 +53,21 @@ export class MemoryRateWindows implements RateWindows {
       this.#windows.delete(oldest);
     }
     const window: Window = { startedAt: now, count: 0 };
+    if (this.#windows.size === 0) this.#firstExpiry = now + RATE_WINDOW_MS;
     this.#windows.set(id, window);
     return window;
   }
 
-  // Amortised O(1): stops at the first live window.
+  // Amortised O(1): stops at the first live window, and looks at none before the front one expires.
   #dropExpired(now: number): void {
+    if (now < this.#firstExpiry) return;
     for (const [id, window] of this.#windows) {
-      if (now < window.startedAt + RATE_WINDOW_MS) return;
+      if (now < window.startedAt + RATE_WINDOW_MS) {
+        this.#firstExpiry = window.startedAt + RATE_WINDOW_MS;
+        return;
+      }
       this.#windows.delete(id);
     }
+    this.#firstExpiry = Number.POSITIVE_INFINITY;
   }
 }
