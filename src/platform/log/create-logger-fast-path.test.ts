@@ -91,6 +91,18 @@ describe('createLogger', () => {
     expect(JSON.parse(plain.ours)).not.toHaveProperty('absent');
   });
 
+  it('leaves a framework line to pino where its write step would change it: a child with a message prefix, a destination that wants the line\'s parts', () => {
+    const prefixed = bothWays((logger) => logger.child({ reqId: 'req-2' }, { msgPrefix: '[worker] ' }).info(new RequestLogLine('GET', '/healthz', 200, 1, null), 'request completed'));
+    expect(prefixed.ours).toBe(prefixed.pinos);
+    expect(JSON.parse(prefixed.ours)).toMatchObject({ msg: '[worker] request completed', reqId: 'req-2' });
+    const seen: unknown[] = [];
+    const metadata = { [Symbol.for('pino.metadata')]: true, lastObj: undefined as unknown, write(this: { lastObj: unknown }) { seen.push(this.lastObj); } };
+    const logger = createLogger({ level: 'info', destination: metadata });
+    const line = new RequestLogLine('GET', '/healthz', 200, 1, null);
+    logger.info(line, 'request completed');
+    expect(seen).toEqual([line]);
+  });
+
   it('escapes what a JSON string must escape in a framework line, reading back the same text', () => {
     const awkward = 'tab\there, newline\n, quote " backslash \\ and a lone surrogate \ud800';
     const { ours, pinos } = bothWays((logger) => logger.info(new PlainLine(awkward, 0, null), 'request completed'));

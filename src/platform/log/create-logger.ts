@@ -37,10 +37,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         log: (object) => (object instanceof FrameworkLogLine ? object : boundStrings(censorPaths(redactValue(serializeRequestField(object))), max)),
       },
       hooks: {
-        logMethod(args, method) {
+        logMethod(args, method, level) {
           // A framework line with its constant message; anything more is scanned like every other call.
           if (args[0] instanceof FrameworkLogLine && args.length <= 2) {
-            method.apply(this, args);
+            const message: unknown = args[1];
+            if (typeof message === 'string' && writesPlainly(this)) writeFrameworkLine(this, args[0], message, level);
+            else method.apply(this, args);
             return;
           }
           const cleaned = args.map((arg: unknown) => (typeof arg === 'string' ? boundString(redactText(arg), max) : arg));
@@ -67,7 +69,41 @@ function messageJson(message: string): string {
 
 type Serialize = (this: Logger, object: unknown, message: unknown, level: number, time: string) => string;
 type PinoInternals = Record<symbol, unknown>;
-const { asJsonSym, lsCacheSym, chindingsSym, endSym } = pino.symbols;
+const { asJsonSym, lsCacheSym, chindingsSym, endSym, streamSym, timeSym, mixinSym, hooksSym, needsMetadataGsym } = pino.symbols;
+// pino has it, its typings do not.
+const { msgPrefixSym } = pino.symbols as unknown as { readonly msgPrefixSym: symbol };
+
+/**
+ * Nothing of pino's own write step would change a framework line on this logger: no mixin, no
+ * message prefix, no stream-write hook, no destination that wants the last line's parts (multistream).
+ */
+function writesPlainly(logger: Logger): boolean {
+  const self = logger as unknown as PinoInternals;
+  return (
+    self[mixinSym] == null &&
+    self[msgPrefixSym] === undefined &&
+    (self[hooksSym] as { streamWrite?: unknown }).streamWrite === undefined &&
+    (self[streamSym] as PinoInternals)[needsMetadataGsym] !== true
+  );
+}
+
+/**
+ * A framework line written as pino's log method would write it on such a logger (its level already
+ * enabled: pino calls the hook only then): its time, the line's JSON, the stream's write. Without
+ * pino's argument arrays, message formatting and write bookkeeping, it costs about half as much.
+ */
+function writeFrameworkLine(logger: Logger, line: FrameworkLogLine, message: string, level: number): void {
+  const self = logger as unknown as PinoInternals;
+  const json = frameworkJson(self, line, message, level, (self[timeSym] as () => string)());
+  (self[streamSym] as { write(text: string): void }).write(json);
+}
+
+/** `{"level":…,"time":…<bindings>,<the line's fields>,"msg":…}` and pino's line end. */
+function frameworkJson(self: PinoInternals, line: FrameworkLogLine, message: string, level: number, time: string): string {
+  const fields = line.logFields();
+  const levelPrefix = (self[lsCacheSym] as Record<number, string>)[level] as string;
+  return `${levelPrefix}${time}${self[chindingsSym] as string}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${self[endSym] as string}`;
+}
 
 /**
  * Replaces the logger's serialiser (child loggers inherit it): a framework line logged with a string
@@ -79,9 +115,6 @@ function writeFrameworkLinesDirectly(logger: Logger): void {
   const serialize = internals[asJsonSym] as Serialize;
   internals[asJsonSym] = function (this: Logger, object: unknown, message: unknown, level: number, time: string): string {
     if (!(object instanceof FrameworkLogLine) || typeof message !== 'string') return serialize.call(this, object, message, level, time);
-    const self = this as unknown as PinoInternals;
-    const fields = object.logFields();
-    const levelPrefix = (self[lsCacheSym] as Record<number, string>)[level] as string;
-    return `${levelPrefix}${time}${self[chindingsSym] as string}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${self[endSym] as string}`;
+    return frameworkJson(this as unknown as PinoInternals, object, message, level, time);
   } satisfies Serialize;
 }
