@@ -56,5 +56,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz', { signal: AbortSignal.timeout(2500) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # serve stops accepting on SIGTERM and exits 0 within its 10 s shutdown deadline (DESIGN §1).
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/src/cli/main.js"]
+# V8's young generation held to 8 MB semi-spaces (decision 3608): 15–20 MB less resident memory than
+# Node's default of 16 MB, and no slower (a smaller young generation stays in the CPU's caches).
+ENTRYPOINT ["node", "--max-semi-space-size=8", "dist/src/cli/main.js"]
 CMD ["serve"]

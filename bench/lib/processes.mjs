@@ -3,17 +3,31 @@
 // (one .cpuprofile per server, written when it closes; BENCH_PROFILE_INTERVAL=<µs> samples more
 // often): profile first, then fix.
 import { fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('./server-process.mjs', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The Node flags `npm start` gives the service (the `node --flag …` of package.json's start script;
+ * the Dockerfile's entry point gives the same), read from the tree being served: every benchmark
+ * server, the bare baseline too, runs with them, so a ratio compares code and a figure is the
+ * product's as it is started. A tree whose start script has none gets none.
+ */
+export function serviceNodeFlags(tree = root) {
+  const start = JSON.parse(readFileSync(resolve(tree, 'package.json'), 'utf8')).scripts?.start ?? '';
+  const flags = /(?:^|\s)node((?:\s+--\S+)*)\s/.exec(start)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
 
 /**
  * @param spec see server-process.mjs
  * @returns {Promise<{ url: string, pid: number, memory(): Promise<NodeJS.MemoryUsage>, cpu(): Promise<NodeJS.CpuUsage>, close(): Promise<void> }>}
  */
 export async function startServer(spec, { exposeGc = false, tree } = {}) {
-  const execArgv = [];
+  const execArgv = serviceNodeFlags(tree);
   if (exposeGc) execArgv.push('--expose-gc');
   // BENCH_NODE_ARGS="--trace-gc …": further V8/Node flags for every server (diagnosis: what a run's GC costs).
   if (process.env.BENCH_NODE_ARGS) execArgv.push(...process.env.BENCH_NODE_ARGS.split(/\s+/).filter(Boolean));
@@ -62,7 +76,7 @@ export async function startServer(spec, { exposeGc = false, tree } = {}) {
  * @returns {Promise<{ url: string, child: import('node:child_process').ChildProcess, lines: object[] }>}
  */
 export function serveLogged(cli, cwd, env) {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serviceNodeFlags(), cli, 'serve', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
   let pending = '';
   const take = (chunk) => {

@@ -94,7 +94,7 @@ describe.skipIf(skipReason !== null)('the container image', () => {
     expect(config!.Config.User).toBe('10001:10001');
     expect(Object.keys(config!.Config.ExposedPorts)).toEqual(['8080/tcp']);
     expect(config!.Config.Env).toEqual(expect.arrayContaining(['HOST=0.0.0.0', 'PORT=8080']));
-    expect(config!.Config.Entrypoint).toEqual(['node', 'dist/src/cli/main.js']);
+    expect(config!.Config.Entrypoint).toEqual(['node', '--max-semi-space-size=8', 'dist/src/cli/main.js']);
     expect(config!.Config.Cmd).toEqual(['serve']);
     expect(config!.Config.StopSignal).toBe('SIGTERM');
     expect(config!.Healthcheck?.Test.join(' ')).toContain('/healthz');
