@@ -111,6 +111,9 @@ export async function pollUntil(app: App, statusUrl: string, done: (run: RunBody
 
 export const isFinal = (run: { status: string }) => ['Succeeded', 'Failed', 'Cancelled'].includes(run.status);
 export const statusIs = (status: string) => (run: { status: string }) => run.status === status;
+/** The named step is stored as `status` (what a SNAPSHOT, read from the storage, would show). */
+export const stepIs = (name: string, status: string) => (run: { steps?: Array<{ name: string; status: string }> }) =>
+  run.steps?.some((step) => step.name === name && step.status === status) === true;
 
 export async function until(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 15_000;

@@ -20,6 +20,7 @@ import {
   pollUntil,
   start,
   statusIs,
+  stepIs,
   submit,
   toolStep,
   until,
@@ -45,6 +46,9 @@ describe('progress stream', () => {
     const calls = held.calls.length;
     const run = await start(t.app, id);
     await until(() => held.calls.length > calls);
+    // The model is asked before the step's Running is committed (on PostgreSQL a round trip later):
+    // wait for it, so a SNAPSHOT read now shows the step Running and no STEP frame of it follows.
+    await pollUntil(t.app, run.statusUrl, stepIs('think', 'Running'));
     return { ...run, release: (text = 'thought') => held.calls.at(-1)!.release(text) };
   }
 
@@ -275,6 +279,7 @@ describe('stream ceilings and authorization', () => {
     const calls = held.calls.length;
     const run = await start(t.app, id, undefined, headers);
     await until(() => held.calls.length > calls);
+    await pollUntil(t.app, run.statusUrl, stepIs('think', 'Running'), headers); // committed, as above
     return { ...run, call: held.calls.at(-1)! };
   }
 
