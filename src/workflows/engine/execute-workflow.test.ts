@@ -1,5 +1,6 @@
 // The DAG executor with a fake clock, fake timers, a fake gate keeper and fake step runners: join
 // semantics, concurrency, skipping, failure, cancellation, gates and sub-plans, with no sleeps.
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock/index.js';
 import type { StepConfiguration, StepType } from '../definition/workflow-definition.js';
@@ -440,6 +441,35 @@ describe('executeWorkflow', () => {
       drain.abort();
       script.finish('a');
       expect(await outcome).toMatchObject({ status: 'Succeeded' });
+    });
+
+    it('leaves no listener on the drain signal once the graph completes, so nothing holds the finished graph', async () => {
+      // The executor's drain signal is an AbortSignal.any of the host's and the run's: one with an
+      // abort listener is kept alive with its sources, and the listener would keep every step's output.
+      const host = new AbortController();
+      const drain = AbortSignal.any([host.signal]);
+      const { script, run } = setup({}, undefined, drain);
+      const outcome = run(graph([{ name: 'a' }, { name: 'b' }], ['a>b']));
+      await flush();
+      expect(getEventListeners(drain, 'abort')).toHaveLength(1);
+      script.finish('a');
+      await flush();
+      script.finish('b');
+      expect(await outcome).toMatchObject({ status: 'Succeeded' });
+      expect(getEventListeners(drain, 'abort')).toHaveLength(0);
+    });
+
+    it('leaves no listener on the drain signal when the graph fails or is cancelled', async () => {
+      for (const end of ['fail', 'cancel'] as const) {
+        const drain = new AbortController();
+        const { script, run, controller } = setup({}, undefined, drain.signal);
+        const outcome = run(graph([{ name: 'a' }], []));
+        await flush();
+        if (end === 'fail') script.finish('a', { ok: false, error: 'boom' });
+        else controller.abort();
+        expect(await outcome).toMatchObject({ status: end === 'fail' ? 'Failed' : 'Cancelled' });
+        expect(getEventListeners(drain.signal, 'abort'), end).toHaveLength(0);
+      }
     });
   });
 });

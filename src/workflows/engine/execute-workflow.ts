@@ -77,21 +77,24 @@ class GraphExecution {
     }
     const stop = (): void => this.#controller.abort(abortReason(this.#outer));
     this.#outer.addEventListener('abort', stop, { once: true });
+    const draining = this.#isChild ? undefined : this.#options.draining;
+    const drain = (): void => {
+      this.#activity.beginPass();
+      this.#activity.draining = true;
+      this.#activity.endPass();
+    };
     const outcome = new Promise<GraphOutcome>((resolve) => {
       this.#resolve = (result) => {
         // An interrupted graph still hears its signal: the gates left waiting in it stop when the run does.
         if (result.status !== 'Interrupted') this.#outer.removeEventListener('abort', stop);
+        // The drain listener goes with the graph: a signal combined with AbortSignal.any is held alive
+        // while it has an abort listener, and with it the whole graph (every step's settled output).
+        draining?.removeEventListener('abort', drain);
         resolve(result);
       };
     });
-    const draining = this.#options.draining;
-    if (!this.#isChild && draining !== undefined) {
+    if (draining !== undefined) {
       this.#activity.onDrained = () => this.#resolve({ status: 'Interrupted' });
-      const drain = (): void => {
-        this.#activity.beginPass();
-        this.#activity.draining = true;
-        this.#activity.endPass();
-      };
       if (draining.aborted) drain();
       else draining.addEventListener('abort', drain, { once: true });
     }
@@ -101,7 +104,8 @@ class GraphExecution {
     return outcome;
   }
 
-  #launch(index: number): void {
+  /** `at`: when the step starts; a step launched as another settles starts at that step's end (one clock read for both). */
+  #launch(index: number, at?: number): void {
     if (this.#activity.draining) {
       this.#held += 1;
       return;
@@ -114,7 +118,7 @@ class GraphExecution {
       void Promise.resolve().then(() => this.#settle(step, replayed, true));
       return;
     }
-    this.#options.observer.stepChanged(step, { status: 'Running', at: this.#options.clock.now() });
+    this.#options.observer.stepChanged(step, { status: 'Running', at: at ?? this.#options.clock.now() });
     promiseOf(this.#options.runners[step.type], new StepRun(this, step)).then(
       (outcome) => this.#settle(step, outcome),
       (error: unknown) => this.#settle(step, this.#thrown(step, error)),
@@ -151,7 +155,7 @@ class GraphExecution {
             : { status: 'Succeeded', at, output: outcome.output, redacted: outcome.redacted },
         );
       }
-      if (!this.#controller.signal.aborted) this.#propagate(step, outcome.take);
+      if (!this.#controller.signal.aborted) this.#propagate(step, outcome.take, at);
     } else {
       // A step that failed because the run was stopping reports why the run stopped.
       const error = this.#controller.signal.aborted ? this.#stopReason() : outcome.error;
@@ -168,7 +172,7 @@ class GraphExecution {
   }
 
   /** Resolves successor edges: taken ones reach their target; a target whose edges are all resolved runs or is skipped. */
-  #propagate(from: GraphStep, take: readonly string[] | undefined): void {
+  #propagate(from: GraphStep, take: readonly string[] | undefined, at: number): void {
     const steps = this.#graph.steps;
     // Skipped steps whose own successors are resolved next (none on a run that takes every edge: no list is made).
     let skipped: GraphStep[] | undefined;
@@ -181,10 +185,10 @@ class GraphExecution {
         this.#remaining[successor] = this.#remaining[successor]! - 1;
         if (this.#remaining[successor] !== 0) continue;
         if (this.#reached[successor] === 1) {
-          this.#launch(successor);
+          this.#launch(successor, at);
         } else {
           this.#settled[target.name] = { status: 'Skipped', output: null };
-          this.#options.observer.stepChanged(target, { status: 'Skipped', at: this.#options.clock.now() });
+          this.#options.observer.stepChanged(target, { status: 'Skipped', at });
           (skipped ??= []).push(target);
         }
       }
