@@ -1,4 +1,6 @@
-import { openSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { constants, openSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,5 +62,36 @@ describe('the serve log destination', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('writes every line in order when the pipe it writes to is full (EAGAIN and partial writes)', async () => {
+    // A FIFO whose reader opens it at once and reads only after a pause: a non-blocking writer fills
+    // its 64 KiB and then is refused or written in part, and the lines must still arrive whole and in order.
+    const fifo = join(dir, 'fifo');
+    const out = join(dir, 'out');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('sh', ['-c', 'exec 3<"$0"; sleep 0.5; cat <&3 > "$1"', fifo, out], { stdio: 'ignore' });
+    let fd = -1;
+    await expect.poll(() => {
+      try {
+        fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+        return true;
+      } catch {
+        return false; // ENXIO until the reader has it open
+      }
+    }).toBe(true);
+    const before = new Set(process.listeners('exit'));
+    destination = stderrLogDestination(fd);
+    const onExit = process.listeners('exit').find((listener) => !before.has(listener))!;
+    process.off('exit', onExit);
+    const logger = createLogger({ destination });
+    const pad = 'x'.repeat(200);
+    for (let i = 0; i < 2000; i += 1) logger.info({ i, pad }, 'line');
+    onExit.call(process, 0);
+    (destination as unknown as { destroy(): void }).destroy();
+    destination = { destroy: () => undefined } as unknown as LogDestination;
+    await once(reader, 'exit');
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { i: number });
+    expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 2000 }, (_, i) => i));
   });
 });
