@@ -43,4 +43,26 @@ describe('GovernorDecisionLine', () => {
       expect(ours).toBe(pinos);
     }
   });
+
+  it('writes a repeated decision as pino does through loggers with other bindings and messages, in any order', () => {
+    const line = new GovernorDecisionLine('oidc:a', 'clock', 'now', 'workflow', 'allowed', 'granted by the default envelope', null, 'default', null);
+    const ours: string[] = [];
+    const pinos: string[] = [];
+    const mine = createLogger({ level: 'info', destination: { write: (text: string) => void ours.push(text) } });
+    const reference = pino({ level: 'info' }, { write: (text: string) => void pinos.push(text) });
+    const sides = [
+      { mine, reference },
+      { mine: mine.child({ jobId: 'j-1' }), reference: reference.child({ jobId: 'j-1' }) },
+      { mine: mine.child({ jobId: 'j-2' }), reference: reference.child({ jobId: 'j-2' }) },
+    ];
+    for (const [index, message] of ['tool call governed', 'tool call governed', 'another message', 'tool call governed'].entries()) {
+      for (const side of [sides[index % 3]!, sides[(index + 1) % 3]!]) {
+        side.mine.info(line, message);
+        side.reference.info(line, message);
+      }
+    }
+    const untimed = (text: string) => text.replace(/,"time":\d+/, '');
+    expect(ours.map(untimed)).toEqual(pinos.map(untimed));
+    expect(new Set(ours.map((text) => (JSON.parse(text) as { jobId?: string }).jobId ?? 'none'))).toEqual(new Set(['none', 'j-1', 'j-2']));
+  });
 });

@@ -35,12 +35,22 @@ export class GovernorDecisionLine extends FrameworkLogLine {
    * again, not rebuilt piece by piece (a line cost a kilobyte of short-lived strings).
    */
   override logFields(): string {
-    return `"owner":${jsonString(this.owner)},${tailOf(this)}`;
+    const tail = tailOf(this);
+    if (this.owner !== lastOwner || tail !== lastFieldsTail) {
+      lastOwner = this.owner;
+      lastFieldsTail = tail;
+      lastFields = `"owner":${jsonString(this.owner)},${tail}`;
+    }
+    return lastFields;
   }
 }
 
 let last: GovernorDecisionLine | undefined;
 let lastTail = '';
+/** The last line's fields, whole: the same owner and tail give the same string again (the logger keeps what follows it). */
+let lastOwner = '';
+let lastFieldsTail = '';
+let lastFields = '';
 
 function tailOf(line: GovernorDecisionLine): string {
   if (

@@ -98,12 +98,31 @@ function writeFrameworkLine(logger: Logger, line: FrameworkLogLine, message: str
   (self[streamSym] as { write(text: string): void }).write(json);
 }
 
-/** `{"level":…,"time":…<bindings>,<the line's fields>,"msg":…}` and pino's line end. */
+/**
+ * `{"level":…,"time":…<bindings>,<the line's fields>,"msg":…}` and pino's line end. Everything after
+ * the time is kept from the last line when its bindings, fields and message are the same strings (a
+ * chain's tool calls write the same decision step after step): such a line is three pieces, not ten.
+ */
 function frameworkJson(self: PinoInternals, line: FrameworkLogLine, message: string, level: number, time: string): string {
   const fields = line.logFields();
   const levelPrefix = (self[lsCacheSym] as Record<number, string>)[level] as string;
-  return `${levelPrefix}${time}${self[chindingsSym] as string}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${self[endSym] as string}`;
+  const chindings = self[chindingsSym] as string;
+  const end = self[endSym] as string;
+  if (fields !== lastFields || chindings !== lastChindings || message !== lastSuffixMessage || end !== lastEnd) {
+    lastFields = fields;
+    lastChindings = chindings;
+    lastSuffixMessage = message;
+    lastEnd = end;
+    lastSuffix = `${chindings}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${end}`;
+  }
+  return `${levelPrefix}${time}${lastSuffix}`;
 }
+
+let lastFields = '';
+let lastChindings = '';
+let lastSuffixMessage = '';
+let lastEnd = '';
+let lastSuffix = '';
 
 /**
  * Replaces the logger's serialiser (child loggers inherit it): a framework line logged with a string
