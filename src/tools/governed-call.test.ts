@@ -127,6 +127,47 @@ describe('the governed call running a tool', () => {
     expect(samples().map((s) => s.labels['outcome'])).toEqual(['failed', 'failed']);
   });
 
+  it('answers a tool that answers at once (invokeNow) with the same outcome, line and sample, never calling its invoke', async () => {
+    const invoked: string[] = [];
+    const now = (name: string, answer: () => ReturnType<NonNullable<Tool['invokeNow']>>, overrides: Partial<Tool['descriptor']> = {}): Tool => ({
+      ...tool(name, async () => (invoked.push(`${name}:invoke`), toolSuccess('late')), overrides),
+      invokeNow: () => (invoked.push(`${name}:now`), answer()),
+    });
+    const { calls, decisions, samples, lines } = governed([
+      now('echo', () => toolSuccess('at once')),
+      now('writer', () => {
+        throw new Error('sync boom');
+      }),
+    ]);
+    await expect(calls.call(request('echo', 'say', {}))).resolves.toMatchObject({ status: 'succeeded', output: 'at once' });
+    await expect(calls.call(request('writer', 'say', {}))).resolves.toMatchObject({ status: 'failed', error: TOOL_FAILURE_MESSAGE });
+    expect(invoked).toEqual(['echo:now', 'writer:now']);
+    expect(lines.filter((line) => line['msg'] === 'tool threw')).toHaveLength(1);
+    expect(decisions().map((d) => [d['tool'], d['verdict']])).toEqual([['echo', 'allowed'], ['writer', 'allowed']]);
+    expect(samples().map((sample) => sample.labels['outcome']).sort()).toEqual(['failed', 'succeeded']);
+    // Cancelled before it starts: not started, whichever way the tool answers.
+    const reason = new Error('run cancelled');
+    await expect(calls.call(request('echo', 'say', {}, { signal: AbortSignal.abort(reason) }))).rejects.toBe(reason);
+    expect(invoked).toHaveLength(2);
+  });
+
+  it('rejects with the error of a tool answering at once that threw as its call was cancelled, and runs a tool that is not concurrency-safe through invoke, one at a time', async () => {
+    const controller = new AbortController();
+    const invoked: string[] = [];
+    const cancelling: Tool = {
+      ...tool('echo'),
+      invokeNow: () => {
+        controller.abort(new Error('cancelled by the caller'));
+        throw new Error('interrupted');
+      },
+    };
+    const serial: Tool = { ...tool('writer', async () => (invoked.push('invoke'), toolSuccess('queued')), { isConcurrencySafe: false }), invokeNow: () => (invoked.push('now'), toolSuccess('now')) };
+    const { calls } = governed([cancelling, serial]);
+    await expect(calls.call(request('echo', 'say', {}, { signal: controller.signal }))).rejects.toThrow('interrupted');
+    await expect(calls.call(request('writer', 'say', {}))).resolves.toMatchObject({ status: 'succeeded', output: 'queued' });
+    expect(invoked).toEqual(['invoke']);
+  });
+
   it('passes on that a tool refused a call as busy, so each surface can say so (429 for direct invocation)', async () => {
     const { calls } = governed([tool('echo', async () => toolBusy('too many waiting')), tool('writer', async () => toolFailure('broke'))]);
     await expect(calls.call(request('echo', 'say', {}))).resolves.toEqual(expect.objectContaining({ status: 'failed', error: 'too many waiting', busy: true }));

@@ -350,21 +350,50 @@ export class GovernedCalls {
     const started = this.#metrics === undefined ? 0 : this.#now();
     const op = input.operation;
     // With policies, a call that runs counts in its run's counters before it runs (the next call reads them).
-    const running = ran === undefined || this.#policies === undefined ? this.#run(request, tool, input, execution) : this.#policies.ran(ran).then(() => this.#run(request, tool, input, execution));
+    const policies = this.#policies;
+    // A tool that answers at once is answered at once: no promise of the tool's, no turn to wait for it.
+    const now = ran === undefined || policies === undefined ? this.#runNow(request, tool, input, execution) : undefined;
+    if (now !== undefined) {
+      if (now.ok) return Promise.resolve(this.#outcome(request, tool, op, now.result, started, span));
+      this.#completed(request, tool, stoppedAs(request.signal) ?? 'cancelled', started, span);
+      return Promise.reject(now.error);
+    }
+    const running = ran === undefined || policies === undefined ? this.#run(request, tool, input, execution) : policies.ran(ran).then(() => this.#run(request, tool, input, execution));
     return running.then(
-      (result): GovernedCallOutcome => {
-        // The signal is read only for a failure: a direct invocation builds it only when read.
-        this.#completed(request, tool, result.ok ? 'succeeded' : stoppedAs(request.signal) ?? 'failed', started, span);
-        if (result.ok) return { status: 'succeeded', tool, operation: op, output: result.output, value: result.value };
-        // A literal each way: a conditional spread costs V8's slow path on every call.
-        if (result.busy === true) return { status: 'failed', tool, operation: op, error: result.error, busy: true };
-        return { status: 'failed', tool, operation: op, error: result.error };
-      },
+      (result) => this.#outcome(request, tool, op, result, started, span),
       (error: unknown) => {
         this.#completed(request, tool, stoppedAs(request.signal) ?? 'cancelled', started, span);
         throw error;
       },
     );
+  }
+
+  /** A call that ran: its metric sample, and the outcome its result makes. */
+  #outcome(request: GovernedCallRequest, tool: Tool, op: string, result: ToolResult, started: number, span: Span | undefined): GovernedCallOutcome {
+    // The signal is read only for a failure: a direct invocation builds it only when read.
+    this.#completed(request, tool, result.ok ? 'succeeded' : stoppedAs(request.signal) ?? 'failed', started, span);
+    if (result.ok) return { status: 'succeeded', tool, operation: op, output: result.output, value: result.value };
+    // A literal each way: a conditional spread costs V8's slow path on every call.
+    if (result.busy === true) return { status: 'failed', tool, operation: op, error: result.error, busy: true };
+    return { status: 'failed', tool, operation: op, error: result.error };
+  }
+
+  /**
+   * The result of a tool that answers at once (`invokeNow`, a tool safe to run concurrently, called as
+   * itself), as #invoke would give it: a throw is the generic failure, or — when the call was cancelled
+   * meanwhile — its error. Undefined when the call goes the usual way: another tool, another execution,
+   * or a call already cancelled (#invoke refuses it).
+   */
+  #runNow(request: GovernedCallRequest, tool: Tool, input: ToolInput, execution: CallExecution | undefined): { ok: true; result: ToolResult } | { ok: false; error: Error } | undefined {
+    if (tool.invokeNow === undefined || execution !== undefined || !tool.descriptor.isConcurrencySafe) return undefined;
+    if (request.cancelled === undefined ? request.signal.aborted : request.cancelled()) return undefined;
+    try {
+      return { ok: true, result: tool.invokeNow(input.operation, input.parameters, new CallContext(request)) };
+    } catch (error) {
+      if (request.signal.aborted) return { ok: false, error: error as Error };
+      this.#log.warn({ err: error, tool: tool.descriptor.name, operation: input.operation }, 'tool threw');
+      return { ok: true, result: { ok: false, error: TOOL_FAILURE_MESSAGE } };
+    }
   }
 
   #check(tool: Tool, operation: Tool['descriptor']['operations'][number] | undefined, input: ToolInput): CallRefusal | null {

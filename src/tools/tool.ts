@@ -77,6 +77,11 @@ export interface Tool {
   readonly descriptor: ToolDescriptor;
   /** `parameters` were already validated against the operation's schema by the caller. */
   invoke(operation: string, parameters: Readonly<Record<string, unknown>>, context: ToolCallContext): Promise<ToolResult>;
+  /**
+   * The same answer as `invoke`, at once: only a tool whose work is synchronous has it (the governed
+   * call then answers without waiting on the tool's promise; a workflow step may be one such call).
+   */
+  invokeNow?(operation: string, parameters: Readonly<Record<string, unknown>>, context: ToolCallContext): ToolResult;
   /** Release resources (indexes, connections, timers). */
   close?(): Promise<void>;
 }

@@ -37,6 +37,13 @@ describe('clock.now', () => {
     });
   });
 
+  it('answers at once (invokeNow) what invoke answers, failures included', async () => {
+    clock.set(Date.UTC(2026, 4, 1, 9, 30));
+    for (const [operation, parameters] of [['now', {}], ['now', { timeZone: 'Asia/Kolkata' }], ['now', { timeZone: 'Mars/Olympus' }], ['convert', { time: '2026-05-01T09:30:00Z', toTimeZone: 'Europe/Berlin' }], ['tick', {}]] as const) {
+      expect(tool.invokeNow!(operation, parameters, context), `${operation} ${JSON.stringify(parameters)}`).toEqual(await tool.invoke(operation, parameters, context));
+    }
+  });
+
   it('answers the canonical spelling of a zone given in another case', async () => {
     expect(output(await tool.invoke('now', { timeZone: 'europe/berlin' }, context))).toMatchObject({
       timeZone: 'Europe/Berlin',

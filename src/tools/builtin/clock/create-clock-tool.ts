@@ -30,5 +30,6 @@ export function createClockTool(options: ClockToolOptions = {}): Tool {
     // call). It never reads the signal: it cannot be interrupted, and the governed call does not start a
     // call that is already cancelled (a direct invocation then never builds its AbortSignal).
     invoke: (operation, parameters) => Promise.resolve(run(operation, parameters)),
+    invokeNow: run,
   };
 }

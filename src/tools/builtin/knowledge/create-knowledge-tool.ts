@@ -36,5 +36,6 @@ export function createKnowledgeTool(indexes: KnowledgeIndexes): Tool {
   return {
     descriptor: knowledgeDescriptor,
     invoke: (operation, parameters) => Promise.resolve(invoke(operation, parameters)),
+    invokeNow: invoke,
   };
 }
