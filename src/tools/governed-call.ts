@@ -13,6 +13,7 @@
 // parks) answers `parked`: nothing ran and no line is written until the call is made again with the
 // verdict. A surface with no supervisor (direct invocation, eval runs) cannot wait for a person: such
 // a call is denied (`approval`).
+import { performance } from 'node:perf_hooks';
 import { decideExecution, type ApprovalRule, type EffectiveEnvelope, type ExecutionDecision, type ResolvedEnvelope } from '../platform/envelope/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { promiseOf } from '../platform/promise/index.js';

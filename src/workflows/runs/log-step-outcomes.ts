@@ -11,16 +11,19 @@ export class LogStepOutcomes implements ExecutionObserver {
   readonly #inner: ExecutionObserver;
   readonly #logger: Logger;
   readonly #run: { readonly jobId: string; readonly workflowId: string };
+  /** Whether debug lines are written, asked once a run (not on every step). */
+  readonly #debug: boolean;
 
   constructor(inner: ExecutionObserver, logger: Logger, run: { readonly jobId: string; readonly workflowId: string }) {
     this.#inner = inner;
     this.#logger = logger;
     this.#run = run;
+    this.#debug = logger.isLevelEnabled('debug');
   }
 
   stepChanged(step: GraphStep, change: StepChange): void {
     if (change.status === 'Failed') this.#logger.info({ ...this.#fields(step), error: change.error }, 'workflow step failed');
-    else if (change.status === 'Succeeded' && this.#logger.isLevelEnabled('debug')) this.#logger.debug(this.#fields(step), 'workflow step succeeded');
+    else if (change.status === 'Succeeded' && this.#debug) this.#logger.debug(this.#fields(step), 'workflow step succeeded');
     this.#inner.stepChanged(step, change);
   }
 

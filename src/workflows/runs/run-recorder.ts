@@ -51,14 +51,15 @@ export class RunRecorder implements ExecutionObserver {
   #finishing = false;
   /** A step ended since the last commit began. */
   #stepEnded = false;
-  /** Steps reported in this execution; a gate stored Waiting that is launched again here is re-opening. */
-  readonly #seen = new Set<string>();
+  /** Gates stored Waiting and not reported yet in this execution: the first report of one is its re-opening. */
+  readonly #storedWaiting = new Set<string>();
   readonly #reopening = new Set<string>();
 
   constructor(options: RunRecorderOptions) {
     this.#options = options;
     this.#data = options.data;
     this.#lastSeq = options.lastSeq;
+    for (const [id, state] of options.steps) if (state.status === 'Waiting') this.#storedWaiting.add(id);
   }
 
   /** The run as this instance last recorded it. */
@@ -72,15 +73,18 @@ export class RunRecorder implements ExecutionObserver {
 
   stepChanged(step: GraphStep, change: StepChange): void {
     const previous = this.#options.steps.get(step.id) ?? PENDING_STEP;
-    const first = !this.#seen.has(step.id);
-    this.#seen.add(step.id);
     // A gate stored Waiting, launched again by this execution, then waiting again: unchanged, not written.
-    if (previous.status === 'Waiting' && ((first && change.status === 'Running') || (this.#reopening.has(step.id) && change.status === 'Waiting'))) {
-      if (change.status === 'Running') this.#reopening.add(step.id);
-      else this.#reopening.delete(step.id);
-      return;
+    if (previous.status === 'Waiting') {
+      const first = this.#storedWaiting.delete(step.id);
+      if ((first && change.status === 'Running') || (this.#reopening.has(step.id) && change.status === 'Waiting')) {
+        if (change.status === 'Running') this.#reopening.add(step.id);
+        else this.#reopening.delete(step.id);
+        return;
+      }
+    } else if (this.#storedWaiting.size > 0) {
+      this.#storedWaiting.delete(step.id);
     }
-    this.#reopening.delete(step.id);
+    if (this.#reopening.size > 0) this.#reopening.delete(step.id);
     const next = nextState(previous, change);
     this.#options.steps.set(step.id, next);
     this.#items.set(step.id, next);

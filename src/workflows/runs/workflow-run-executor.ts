@@ -14,6 +14,7 @@ import { INTERRUPTED, RunWaits, type Interrupted, type LiveRun } from '../../run
 import { graphOf } from '../engine/build-graph.js';
 import { executeWorkflow } from '../engine/execute-workflow.js';
 import type { GraphOutcome, StepOutcome } from '../engine/step-runner.js';
+import type { GraphStep } from '../engine/workflow-graph.js';
 import type { Timers } from '../engine/timers.js';
 import { createStepRunners, type StepRunnerDependencies } from '../steps/create-step-runners.js';
 import { ApprovalDesk } from './approval-desk.js';
@@ -106,7 +107,8 @@ export class WorkflowRunExecutor {
         timers: this.#deps.timers,
         gates: desk,
         observer: new LogStepOutcomes(parker, logger, data),
-        replay: (step) => replayed(steps.get(step.id)),
+        // A run with no stored step state has nothing to replay (a step is recorded only once it launched).
+        ...(steps.size === 0 ? {} : { replay: (step: GraphStep) => replayed(steps.get(step.id)) }),
         onRunnerError: (step, error) => logger.error({ jobId, step: step.path, err: error }, 'workflow step runner threw'),
         // Parking stops the graph as a drain does: nothing runs, only gates wait.
         draining: AbortSignal.any([live.draining, parker.parked]),
