@@ -99,15 +99,17 @@ function writeFrameworkLine(logger: Logger, line: FrameworkLogLine, message: str
 }
 
 /**
- * `{"level":…,"time":…<bindings>,<the line's fields>,"msg":…}` and pino's line end. Everything after
- * the time is kept from the last line when its bindings, fields and message are the same strings (a
- * chain's tool calls write the same decision step after step): such a line is three pieces, not ten.
+ * `{"level":…,"time":…<bindings>,<the line's fields>,"msg":…}` and pino's line end. For a line that
+ * repeats its fields (a chain's tool calls write the same decision step after step), everything after
+ * the time is kept from the last such line while its bindings, fields and message are the same
+ * strings: the line is three pieces, not ten.
  */
 function frameworkJson(self: PinoInternals, line: FrameworkLogLine, message: string, level: number, time: string): string {
   const fields = line.logFields();
   const levelPrefix = (self[lsCacheSym] as Record<number, string>)[level] as string;
   const chindings = self[chindingsSym] as string;
   const end = self[endSym] as string;
+  if (!line.repeatsFields) return `${levelPrefix}${time}${chindings}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${end}`;
   if (fields !== lastFields || chindings !== lastChindings || message !== lastSuffixMessage || end !== lastEnd) {
     lastFields = fields;
     lastChindings = chindings;

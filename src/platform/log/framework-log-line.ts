@@ -10,6 +10,15 @@
 // request and every tool call costs about a quarter of what pino's generic field loop costs. The
 // default writes every own enumerable field as JSON.stringify would; a hot line spells its fields out.
 export abstract class FrameworkLogLine {
+  /**
+   * Whether this kind of line is written with the same fields string (the same string object) time
+   * after time, so the logger keeps what follows the time from the last such line. A line whose
+   * fields differ every time (the request line) says no: comparing them would cost a copy.
+   */
+  get repeatsFields(): boolean {
+    return false;
+  }
+
   /** The fields as JSON members, `"key":value,…` without braces (empty when there are none); undefined fields are left out. */
   logFields(): string {
     let members = '';
