@@ -109,15 +109,20 @@ function frameworkJson(self: PinoInternals, line: FrameworkLogLine, message: str
   const levelPrefix = (self[lsCacheSym] as Record<number, string>)[level] as string;
   const chindings = self[chindingsSym] as string;
   const end = self[endSym] as string;
-  if (!line.repeatsFields) return `${levelPrefix}${time}${chindings}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${end}`;
+  if (!line.repeatsFields) return `${levelPrefix}${time}${suffixOf(chindings, fields, message, end)}`;
   if (fields !== lastFields || chindings !== lastChindings || message !== lastSuffixMessage || end !== lastEnd) {
     lastFields = fields;
     lastChindings = chindings;
     lastSuffixMessage = message;
     lastEnd = end;
-    lastSuffix = `${chindings}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${end}`;
+    lastSuffix = suffixOf(chindings, fields, message, end);
   }
   return `${levelPrefix}${time}${lastSuffix}`;
+}
+
+/** What follows a framework line's time: the bindings, its fields, the message and pino's line end. */
+function suffixOf(chindings: string, fields: string, message: string, end: string): string {
+  return `${chindings}${fields === '' ? '' : ','}${fields},"msg":${messageJson(message)}${end}`;
 }
 
 let lastFields = '';

@@ -69,11 +69,9 @@ class BatchedDestination implements LogDestination {
       try {
         written = writeSync(this.#fd, text);
       } catch {
-        // EAGAIN or a failing descriptor: sonic-boom makes the write again and deals with it.
-        written = 0;
+        // EAGAIN or a failing descriptor (nothing written): sonic-boom makes the write again and deals with it.
       }
-      const bytes = Buffer.byteLength(text);
-      if (written === bytes) return;
+      if (written === Buffer.byteLength(text)) return;
       this.#direct = false;
     }
     const batch = Buffer.from(text, 'utf8');
