@@ -66,6 +66,7 @@ import { registerConsole } from './console/index.js';
 import { registerSchedules, type TickWaiter } from './schedules/index.js';
 import { createWebhooks } from './webhooks/index.js';
 import { SpendLedger } from './platform/spend/index.js';
+import { keepTickShape } from './platform/runtime/index.js';
 
 export interface AppDependencies {
   readonly config: AppConfig;
@@ -119,6 +120,8 @@ const APPROVAL_SWEEP_MS = 1_000;
 
 export async function buildApp(deps: AppDependencies): Promise<BuiltApp> {
   const { config, logger } = deps;
+  // `portcullis serve` held it before loading (cli/main.ts); an embedder's process gets it here.
+  keepTickShape();
   const clock = deps.clock ?? systemClock;
   // Observability first: the request log controller counts into the metrics from the first request.
   const metrics = new ServiceMetrics({ enabled: config.observability.metrics.enabled });

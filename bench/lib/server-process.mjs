@@ -11,20 +11,26 @@
 // IPC: it sends { url } once listening; answers 'memory' with process.memoryUsage() after a full GC
 // (when started with --expose-gc), 'cpu' with process.cpuUsage(), { heapSnapshot: path } by writing
 // one, and 'close' by closing and exiting.
-import Fastify from 'fastify';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { writeHeapSnapshot } from 'node:v8';
-import { join } from 'node:path';
-import { buildApp } from '../../dist/src/app.js';
-import { loadConfig } from '../../dist/src/platform/config/index.js';
-import { pino } from 'pino';
-import * as log from '../../dist/src/platform/log/index.js';
-import { createClockTool } from '../../dist/src/tools/builtin/clock/index.js';
-import { systemClock } from '../../dist/src/platform/clock/index.js';
-import { createStorage } from '../../dist/src/platform/storage/index.js';
-
+// The program is imported after the spec is read: Portcullis first holds the tick shape, as
+// `portcullis serve` does before it loads (dist/src/cli/main.js, decision 3610); a tree without it
+// (BENCH_BEFORE) starts as it did. The bare server does not (plain Fastify, as its users run it).
 const spec = JSON.parse(process.argv[2]);
+if (spec.kind === 'portcullis') {
+  await import('../../dist/src/platform/runtime/index.js').then((runtime) => runtime.keepTickShape(), () => undefined);
+}
+const { default: Fastify } = await import('fastify');
+const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+const { tmpdir } = await import('node:os');
+const { writeHeapSnapshot } = await import('node:v8');
+const { join } = await import('node:path');
+const { buildApp } = await import('../../dist/src/app.js');
+const { loadConfig } = await import('../../dist/src/platform/config/index.js');
+const { pino } = await import('pino');
+const log = await import('../../dist/src/platform/log/index.js');
+const { createClockTool } = await import('../../dist/src/tools/builtin/clock/index.js');
+const { systemClock } = await import('../../dist/src/platform/clock/index.js');
+const { createStorage } = await import('../../dist/src/platform/storage/index.js');
+
 let app;
 let cleanup = async () => undefined;
 

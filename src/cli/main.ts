@@ -2,9 +2,13 @@
 // The `portcullis` executable: wires process signals to an AbortSignal, runs the command and turns
 // its result into the exit code (0 clean, 1 refused config, 2 bad usage; 141 when the reader of its
 // output went away, decision 2701).
+import { keepTickShape } from '../platform/runtime/index.js';
 import type { CommandIo } from './cli-io.js';
 import { stdoutIsTheLog } from './merged-output.js';
-import { runCli } from './run-cli.js';
+
+// Before the program loads (its loading runs full collections): decision 3610.
+keepTickShape();
+const { runCli } = await import('./run-cli.js');
 
 /** A shell's status for a command killed by SIGPIPE (128 + 13); Node ignores the signal itself. */
 const EXIT_BROKEN_PIPE = 141;

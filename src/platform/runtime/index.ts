@@ -1,0 +1,1 @@
+export { keepTickShape, tickShapeHeld } from './tick-shape.js';
