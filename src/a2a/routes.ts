@@ -13,7 +13,7 @@ import { A2A_ERROR_CODE, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import { bundlesDisabled, HANDLE_NOT_FOUND_DETAIL, type BundleAgents, type BundleHandle } from '../bundles/index.js';
 import type { AuthConfig, RateLimitPolicy } from '../platform/config/types.js';
-import { principalOf, requestOrigin, sendProblem, storageProblem, type App } from '../platform/http/index.js';
+import { hijackReply, principalOf, requestOrigin, sendProblem, storageProblem, type App } from '../platform/http/index.js';
 import type { ServiceMetrics } from '../platform/metrics/index.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
 import { openSseStream, type OpenStreams } from '../platform/sse/index.js';
@@ -155,8 +155,7 @@ async function pumpStream(
     return;
   }
   call.counted('ok');
-  reply.hijack();
-  const sse = openSseStream(reply.raw, {
+  const sse = openSseStream(hijackReply(reply), {
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     onError: (err) => options.log.warn({ err }, 'an A2A stream write failed'),
   });

@@ -5,7 +5,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema, admitIdempotent, bodyFingerprint, IDEMPOTENCY_HEADER, IdempotentReplay, sendReplay } from '../platform/http/index.js';
+import { hijackReply, listValidatorCompiler, PageQuerySchema, pageOf, principalOf, problemResponses, type App, IdempotencyHeadersSchema, admitIdempotent, bodyFingerprint, IDEMPOTENCY_HEADER, IdempotentReplay, sendReplay } from '../platform/http/index.js';
 import type { RateLimitPolicy } from '../platform/config/types.js';
 import { isProblemError, ProblemError } from '../platform/problems/index.js';
 import type { IdempotencyStore } from '../platform/idempotency/index.js';
@@ -260,8 +260,8 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
           resume !== undefined && resume.length > 0
             ? await runs.resumeAgui(principalOf(request), request.params.handle, request.body.threadId, resume, request.id)
             : await runs.runAgui(principalOf(request), request.params.handle, aguiTurn(request.body), request.id);
-        reply.hijack();
-        await streams.serve((finish) => pumpFrames(reply.raw, stream, finish, request.log, options.heartbeatMs));
+        const res = hijackReply(reply);
+        await streams.serve((finish) => pumpFrames(res, stream, finish, request.log, options.heartbeatMs));
       },
     );
 
@@ -284,8 +284,8 @@ export async function registerBundleRoutes(app: App, options: BundleRoutesOption
       },
       async (request, reply) => {
         const stream = await runs.openStream(principalOf(request), request.params.handle, request.params.jobId);
-        reply.hijack();
-        await streams.serve((finish) => pumpFrames(reply.raw, stream, finish, request.log, options.heartbeatMs));
+        const res = hijackReply(reply);
+        await streams.serve((finish) => pumpFrames(res, stream, finish, request.log, options.heartbeatMs));
       },
     );
   });

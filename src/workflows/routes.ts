@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Compile } from '../platform/vendor/typebox.js';
 import type { AuditLog } from '../platform/audit/index.js';
-import { listValidatorCompiler, pageOf, principalOf, problemResponses, validationProblem, type App, IdempotencyHeadersSchema } from '../platform/http/index.js';
+import { hijackReply, listValidatorCompiler, pageOf, principalOf, problemResponses, validationProblem, type App, IdempotencyHeadersSchema } from '../platform/http/index.js';
 import type { SharedSlots } from '../platform/rate-limit/index.js';
 import { openSseStream, type OpenStreams } from '../platform/sse/index.js';
 import { detailView, listView, runStatusUrl, submitView, workflowLocation } from './definition-views.js';
@@ -263,8 +263,8 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       await service.runs.view(principal, request.params.workflowId, request.params.jobId);
       const lease = await options.streamSlots.tryAcquire(principal.ownerId);
       if (lease === null) throw streamCeilingReached();
-      reply.hijack();
-      const sse = openSseStream(reply.raw, {
+      const res = hijackReply(reply);
+      const sse = openSseStream(res, {
         ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
         // The sink waits for 'drain' before every frame, so the unsent buffer never holds more than
         // one frame beyond the socket's high-water mark. A SNAPSHOT of a large run (up to MaxSteps
@@ -277,7 +277,7 @@ export function registerWorkflowRoutes(app: App, options: WorkflowRoutesOptions)
       const lastEventId = parseLastEventId(request.headers['last-event-id']);
       try {
         await options.streams.serve((finish) =>
-          serveProgressStream(service.store, run, sseFrameSink(sse, reply.raw), { bufferFrames: options.watcherBufferFrames, lastEventId, finish, log: options.log }),
+          serveProgressStream(service.store, run, sseFrameSink(sse, res), { bufferFrames: options.watcherBufferFrames, lastEventId, finish, log: options.log }),
         );
       } finally {
         lease.release();

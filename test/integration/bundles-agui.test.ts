@@ -111,6 +111,18 @@ describe('POST /api/bundles/{handle}/agui with the stock HttpAgent', () => {
     expect((await post({ threadId: 'not a valid id', runId: 'r', messages: [{ id: 'm', role: 'user', content: 'hi' }] })).status).toBe(400);
   });
 
+  it('echoes the caller’s X-Request-Id on the event stream (a hijacked reply)', async () => {
+    const res = await fetch(`${live.url}/api/bundles/${handle}/agui`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': 'agui-stream-1' },
+      body: JSON.stringify({ threadId: 'thread-request-id', runId: 'r', messages: [{ id: 'm', role: 'user', content: 'hello' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('x-request-id')).toBe('agui-stream-1');
+    await res.text();
+  });
+
   it('reads the text parts of a user message given as content parts', async () => {
     const res = await fetch(`${live.url}/api/bundles/${handle}/agui`, {
       method: 'POST',

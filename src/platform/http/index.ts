@@ -17,6 +17,6 @@ export type { App } from './app-type.js';
 export { PathId } from './path-id.js';
 export { requestOrigin } from './request-origin.js';
 export { PageQuerySchema, listValidatorCompiler, pageOf, type PageQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './page-query.js';
-export { installRequestIds, generateRequestId, requestIdFrom, traceIdOf, REQUEST_ID_HEADER, SHUTTING_DOWN_DETAIL } from './request-id.js';
+export { installRequestIds, hijackReply, generateRequestId, requestIdFrom, traceIdOf, REQUEST_ID_HEADER, SHUTTING_DOWN_DETAIL } from './request-id.js';
 export { HttpRequestMetrics, UNMATCHED_ROUTE } from './http-request-metrics.js';
 export { registerSwitchedOff } from './switched-off.js';

@@ -26,8 +26,8 @@ export function sendProblem(reply: FastifyReply, error: unknown): FastifyReply {
   const request = reply.request;
   const rendered = toProblem(error, sentPath(request), traceIdOf(request));
   // Also here: router errors (bad URLs) are answered before any hook runs.
-  reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
   return reply
+    .header(REQUEST_ID_HEADER, request.id)
     .code(rendered.status)
     .headers(rendered.headers)
     .type(PROBLEM_CONTENT_TYPE)
