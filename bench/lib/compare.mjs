@@ -74,7 +74,8 @@ export async function compareThroughput({ sides, servers = {}, warmupSeconds = 2
   // machine's state, so their ratio moves far less than either side's figure.
   for (const name of names.slice(2)) {
     if (!servers[a] || !servers[name]) continue;
-    summary.ratio[`cpuPerRequest${name[0].toUpperCase()}${name.slice(1)}`] = spread(samples[a].map((s, i) => s.cpuUsPerRequest / samples[name][i].cpuUsPerRequest), 3);
+    summary.ratio.cpuPerRequestAgainst ??= {};
+    summary.ratio.cpuPerRequestAgainst[name] = spread(samples[a].map((s, i) => s.cpuUsPerRequest / samples[name][i].cpuUsPerRequest), 3);
   }
   return summary;
 }
@@ -92,9 +93,8 @@ export function printThroughput(title, summary, target) {
   const [a, b] = rows.map(([name]) => name);
   const cpuRatio = summary.ratio.ofCpuPerRequest === undefined ? '' : `  (CPU per request, ${b} ÷ ${a}: ${summary.ratio.ofCpuPerRequest})`;
   console.log(`  ratio         ${summary.ratio.ofMedians} (rounds ${summary.ratio.perRound.min}..${summary.ratio.perRound.max})  target ≥ ${target}  ${met ? 'MET' : 'NOT MET'}${cpuRatio}`);
-  for (const name of rows.map(([side]) => side).slice(2)) {
-    const paired = summary.ratio[`cpuPerRequest${name[0].toUpperCase()}${name.slice(1)}`];
-    if (paired) console.log(`  CPU per request, ${a} ÷ ${name}, round by round: ${show(paired, '')}`);
+  for (const [name, paired] of Object.entries(summary.ratio.cpuPerRequestAgainst ?? {})) {
+    console.log(`  CPU per request, ${a} ÷ ${name}, round by round: ${show(paired, '')}`);
   }
   return met;
 }

@@ -29,16 +29,16 @@ export class GovernorDecisionLine extends FrameworkLogLine {
     super();
   }
 
-  /**
-   * Every field, in the order pino wrote them (the line is written for every governed call). All but
-   * the owner repeat from call to call of one step or tool: the last such tail is kept and written
-   * again, not rebuilt piece by piece (a line cost a kilobyte of short-lived strings).
-   */
   /** A chain's calls write the same decision again and again: the same fields string each time. */
   override get repeatsFields(): boolean {
     return true;
   }
 
+  /**
+   * Every field, in the order pino wrote them (the line is written for every governed call). All but
+   * the owner repeat from call to call of one step or tool: the last such tail is kept and written
+   * again, not rebuilt piece by piece (a line cost a kilobyte of short-lived strings).
+   */
   override logFields(): string {
     const tail = tailOf(this);
     if (this.owner !== lastOwner || tail !== lastFieldsTail) {
