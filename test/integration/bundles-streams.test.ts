@@ -162,6 +162,8 @@ describe('the wire', () => {
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
     expect(stream.response.headers.get('cache-control')).toBe('no-cache');
     expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
+    // A hijacked reply still echoes the request id (hijackReply): here one the service generated.
+    expect(stream.response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(stream.text()).toMatch(/^(data: [^\n]+\n\n)+$/);
     for (const frame of stream.frames()) expect(EventSchemas.safeParse(frame).success, JSON.stringify(frame)).toBe(true);
   });
